@@ -1,0 +1,1 @@
+//! Tile efficiency: ukeire and the per-discard value-score matrix.

@@ -1,0 +1,1 @@
+//! The game state machine: deals, draws, discards, calls, wins, scoring, observations and records.

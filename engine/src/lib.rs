@@ -1,0 +1,55 @@
+//! # mahjong-engine
+//!
+//! A `no_std`, allocation-free mahjong rules engine with table-driven tile efficiency
+//! (牌効率): rules as data, a deterministic seeded game, per-seat observations without
+//! hidden information, postcard game records, shanten / ukeire / per-discard value
+//! scores. It builds for `thumbv7em-none-eabihf` and runs on bare metal.
+//!
+//! ## Vocabulary (defined once, used everywhere)
+//! - **tile type**: one of 34 kinds ([`tile::Tile`]); a wall holds four copies of each.
+//! - **mpsz notation**: digits then a suit letter, `123m456p789s1122z` ([`notation`]).
+//! - **sanma**: three-player mahjong on the 108-tile set without 2m–8m; the default.
+//! - **set**: three tiles forming a *pung* (three of a kind) or a *sequence* (three
+//!   consecutive numbers of one suit); a *kan* (four of a kind) counts as a set.
+//! - **pair**: two of a kind. A **regular** winning hand is four sets and a pair.
+//! - **seven pairs** (chiitoitsu): seven *distinct* pairs; four of a kind is not two pairs.
+//! - **thirteen orphans** (kokushi): one of each terminal and honour plus one duplicate.
+//! - **meld**: a set exposed by calling: **pon** (claim a discard to complete a pung),
+//!   **chi** (claim the left neighbour's discard to complete a sequence; four-player only),
+//!   **kan** (closed kan from four in hand, open kan on a discard with three in hand, or
+//!   added kan: the fourth tile added to an own pon). Every kan is followed by a
+//!   replacement draw from the dead wall.
+//! - **tsumo**: winning on a self-drawn tile; **ron**: winning on another player's
+//!   discard. **Robbing a kan**: ron on the tile another player adds to a pon.
+//! - **dead wall**: tiles at the end of the wall that are never drawn normally; the
+//!   **live wall** is what players draw from. The hand ends in an **exhaustive draw**
+//!   when the live wall is empty and the last discard is not claimed.
+//! - **shanten**: how many tiles a hand is away from being ready; `0` = **tenpai**
+//!   (one tile from a win), `-1` = complete.
+//! - **ukeire**: the tile types (and how many tiles of them remain) that lower shanten
+//!   when drawn.
+//! - **value score**: this engine's per-discard measure combining shanten after the
+//!   discard, ukeire after it and a second-step lookahead ([`efficiency`]).
+//!
+//! ## Layout
+//! One concern per module: [`tile`] and [`notation`] (tiles and hand strings),
+//! [`rules`] (rules as data), [`rng`] (seeded generator), [`game`] (the state machine,
+//! observations, records), [`shanten`] and [`efficiency`] (tile efficiency).
+//!
+//! ## Invariants
+//! The engine never allocates, never panics on input (errors are small
+//! `#[non_exhaustive]` enums) and knows nothing of tch, tract or C.
+#![cfg_attr(not(test), no_std)]
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod efficiency;
+pub mod game;
+pub mod notation;
+pub mod rng;
+pub mod rules;
+pub mod shanten;
+pub mod tile;
+
+pub use rules::{MultipleRon, Rules, ScoreTable};
+pub use tile::{Suit, Tile, TileCounts, TileSet, NUM_TILE_TYPES};

@@ -1,0 +1,25 @@
+//! `host-trainer`: the host command-line tool. Each subcommand lives in its own module.
+use clap::{Parser, Subcommand};
+
+mod shanten_cmd;
+
+/// Mahjong decision support: tile efficiency, bots, self-play training and advice.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Shanten (and ukeire) of hands in mpsz notation, one per line on stdin or as arguments.
+    Shanten(shanten_cmd::Args),
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Shanten(args) => shanten_cmd::run(args),
+    }
+}
