@@ -14,8 +14,28 @@ pub const NUM_TILE_TYPES: usize = 34;
 pub type TileCounts = [u8; NUM_TILE_TYPES];
 
 /// One tile type, `0..34`. Construct with [`Tile::new`] (checked) or the constants.
+// Deserialisation goes through `TryFrom<u8>` so that a corrupt record cannot smuggle in
+// an index outside `0..34`.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Serialize, Deserialize)]
+#[serde(try_from = "u8")]
 pub struct Tile(u8);
+
+/// The error of converting a byte that is not a tile index.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct NotATile(pub u8);
+
+impl core::fmt::Display for NotATile {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} is not a tile index (0..34)", self.0)
+    }
+}
+
+impl TryFrom<u8> for Tile {
+    type Error = NotATile;
+    fn try_from(index: u8) -> Result<Tile, NotATile> {
+        Tile::new(index).ok_or(NotATile(index))
+    }
+}
 
 /// The four suits; honours (winds and dragons) are the fourth.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]

@@ -1,1 +1,347 @@
 //! Tile efficiency: ukeire and the per-discard value-score matrix.
+//!
+//! Everything here is built on [`crate::shanten::Prepared`]: a hand is prepared once
+//! and each candidate draw or discard re-evaluates only the group (suit or honours) the
+//! tile belongs to, combined with the precomputed convolution of the other groups, so
+//! ukeire costs 34 table lookups rather than 34 full shanten evaluations.
+//!
+//! # Ukeire
+//! The tile types that exist in the tile set, are held fewer than four times and lower
+//! the minimum shanten (over the enabled forms) when drawn into a `13 - 3k`-tile hand.
+//! The tile count sums an *availability* array over those types: either
+//! [`available_from_hand`] (`4 - held`, the reference convention) or the caller's
+//! `unseen` counts (tiles not visible to the seat). Types whose availability is zero
+//! still appear in [`Ukeire::types`].
+//!
+//! # Value scores
+//! For a `14 - 3k`-tile hand, [`value_scores`] evaluates every held type as a discard:
+//! shanten after it, ukeire after it (with `unseen`), and a *second step*: the
+//! availability-weighted average, over the ukeire draws `u`, of the best ukeire count
+//! (with `unseen[u]` reduced by the drawn copy) reachable by a discard that keeps the
+//! improved shanten. Discards that leave the hand tenpai (or complete) have second step
+//! `0`: the next useful draw wins. The score is lexicographic — shanten dominates, then
+//! ukeire, then the second step — normalised so the best discard scores 1.0:
+//!
+//! ```text
+//! q    = ukeire_tiles / 137 + second_step / 137^2                in [0, 1/137 + ...) ⊂ [0, 1)
+//! raw  = (7 - min(shanten_after - best_shanten_after, 7) + q) / 8  in (0, 1)
+//! score = raw / max(raw over held types)                          in (0, 1]
+//! ```
+//!
+//! (137 exceeds any tile count, so ukeire steps dominate the second step.) Types not
+//! held score 0 and have [`crate::shanten::NOT_APPLICABLE`] as `shanten_after`.
+//!
+//! # Bot decision
+//! [`best_discard`] computes shanten and ukeire after every discard (cheap) and the
+//! second step only for the discards tied on both; remaining ties go to the tile that is
+//! least useful in general: honours before number tiles (a single honour before a paired
+//! one), then terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
+
+use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
+use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
+
+/// Ukeire of a `13 - 3k`-tile hand.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
+pub struct Ukeire {
+    /// Minimum shanten of the hand (over the enabled forms).
+    pub shanten: i8,
+    /// Bit `t` set = drawing tile type `t` lowers the shanten.
+    pub types: u64,
+    /// Sum of the availability over [`Ukeire::types`].
+    pub tiles: u32,
+}
+
+impl Ukeire {
+    /// Number of tile types in [`Ukeire::types`].
+    pub fn num_types(&self) -> u32 {
+        self.types.count_ones()
+    }
+}
+
+/// Availability from the hand alone: `4 - held` for every type of the tile set
+/// (saturating at 0), 0 for types outside the set.
+pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts {
+    let mut out = [0u8; NUM_TILE_TYPES];
+    for t in tile_set.tiles() {
+        out[t.index()] = 4u8.saturating_sub(counts[t.index()]);
+    }
+    out
+}
+
+/// Bit mask of the tile types of a tile set.
+const fn set_mask(tile_set: TileSet) -> u64 {
+    match tile_set {
+        TileSet::FourPlayer => (1u64 << 34) - 1,
+        TileSet::Sanma => ((1u64 << 34) - 1) & !(0b1111_1110u64),
+    }
+}
+
+#[inline]
+fn ukeire_prepared(p: &Prepared, counts: &TileCounts, tile_set: TileSet, available: &TileCounts) -> Ukeire {
+    let shanten = p.min_shanten();
+    let mut types = 0u64;
+    let mut tiles = 0u32;
+    let mut mask = set_mask(tile_set);
+    while mask != 0 {
+        let t = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        if counts[t] < 4 && p.after_draw(counts, t) < shanten {
+            types |= 1u64 << t;
+            tiles += available[t] as u32;
+        }
+    }
+    Ukeire { shanten, types, tiles }
+}
+
+/// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of
+/// each type (see [`available_from_hand`]). Never panics; other hand sizes are evaluated
+/// the same way (drawing one tile).
+pub fn ukeire(
+    counts: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+    forms: Forms,
+    available: &TileCounts,
+) -> Ukeire {
+    let p = Prepared::new(counts, melds, tile_set, forms);
+    ukeire_prepared(&p, counts, tile_set, available)
+}
+
+/// Per-discard evaluation of a `14 - 3k`-tile hand (see the module docs).
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct ValueScores {
+    /// Bit `t` set = tile type `t` is held (a possible discard).
+    pub held: u64,
+    /// Minimum shanten after discarding type `t` ([`NOT_APPLICABLE`] if not held).
+    pub shanten_after: [i8; NUM_TILE_TYPES],
+    /// Ukeire types after discarding `t` (0 if not held).
+    pub ukeire_types: [u64; NUM_TILE_TYPES],
+    /// Ukeire tiles (from `unseen`) after discarding `t` (0 if not held).
+    pub ukeire_tiles: [u16; NUM_TILE_TYPES],
+    /// Second-step measure after discarding `t` (0 if not held or tenpai after).
+    pub second_step: [f32; NUM_TILE_TYPES],
+    /// Normalised score in `[0, 1]`; 1 for the best discards, 0 if not held.
+    pub score: [f32; NUM_TILE_TYPES],
+}
+
+/// Shanten and ukeire after one discard.
+#[derive(Clone, Copy, Debug)]
+struct AfterDiscard {
+    shanten: i8,
+    ukeire: Ukeire,
+}
+
+#[inline]
+fn after_discard(
+    counts: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+    forms: Forms,
+    unseen: &TileCounts,
+    t: usize,
+) -> AfterDiscard {
+    let mut hand = *counts;
+    hand[t] -= 1;
+    let p = Prepared::new(&hand, melds, tile_set, forms);
+    let ukeire = ukeire_prepared(&p, &hand, tile_set, unseen);
+    AfterDiscard { shanten: ukeire.shanten, ukeire }
+}
+
+/// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
+/// average over draws of the best ukeire count after a discard keeping shanten `s - 1`.
+fn second_step(
+    hand: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+    forms: Forms,
+    unseen: &TileCounts,
+    u: &Ukeire,
+) -> f32 {
+    if u.shanten <= 0 {
+        return 0.0;
+    }
+    let target = u.shanten - 1;
+    let mut weighted = 0.0f32;
+    let mut total = 0u32;
+    let mut draws = u.types;
+    while draws != 0 {
+        let d = draws.trailing_zeros() as usize;
+        draws &= draws - 1;
+        let w = unseen[d] as u32;
+        if w == 0 {
+            continue;
+        }
+        let mut h14 = *hand;
+        h14[d] += 1;
+        let mut left = *unseen;
+        left[d] -= 1;
+        let p14 = Prepared::new(&h14, melds, tile_set, forms);
+        let mut best = 0u32;
+        for x in 0..NUM_TILE_TYPES {
+            if h14[x] == 0 || p14.after_discard(&h14, x) != target {
+                continue;
+            }
+            let mut h13 = h14;
+            h13[x] -= 1;
+            let p13 = Prepared::new(&h13, melds, tile_set, forms);
+            best = best.max(ukeire_prepared(&p13, &h13, tile_set, &left).tiles);
+        }
+        weighted += (w * best) as f32;
+        total += w;
+    }
+    if total == 0 {
+        0.0
+    } else {
+        weighted / total as f32
+    }
+}
+
+/// Sanitises a hand for the efficiency functions: counts above 4 read as 4.
+fn clamp_counts(counts: &TileCounts) -> TileCounts {
+    let mut c = *counts;
+    for x in c.iter_mut() {
+        *x = (*x).min(4);
+    }
+    c
+}
+
+fn raw_score(delta_shanten: i8, ukeire_tiles: u16, second: f32) -> f32 {
+    let d = delta_shanten.clamp(0, 7) as f32;
+    let q = ukeire_tiles as f32 / 137.0 + second.clamp(0.0, 136.0) / (137.0 * 137.0);
+    (7.0 - d + q) / 8.0
+}
+
+/// The value-score matrix of a `14 - 3k`-tile hand (see the module docs). `unseen` is
+/// the availability of each type for the seat. Never panics.
+pub fn value_scores(
+    counts: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+    forms: Forms,
+    unseen: &TileCounts,
+) -> ValueScores {
+    let counts = clamp_counts(counts);
+    let mut v = ValueScores {
+        held: 0,
+        shanten_after: [NOT_APPLICABLE; NUM_TILE_TYPES],
+        ukeire_types: [0; NUM_TILE_TYPES],
+        ukeire_tiles: [0; NUM_TILE_TYPES],
+        second_step: [0.0; NUM_TILE_TYPES],
+        score: [0.0; NUM_TILE_TYPES],
+    };
+    let mut best = NOT_APPLICABLE;
+    for t in 0..NUM_TILE_TYPES {
+        if counts[t] == 0 {
+            continue;
+        }
+        v.held |= 1u64 << t;
+        let a = after_discard(&counts, melds, tile_set, forms, unseen, t);
+        v.shanten_after[t] = a.shanten;
+        v.ukeire_types[t] = a.ukeire.types;
+        v.ukeire_tiles[t] = a.ukeire.tiles.min(u16::MAX as u32) as u16;
+        let mut hand = counts;
+        hand[t] -= 1;
+        v.second_step[t] = second_step(&hand, melds, tile_set, forms, unseen, &a.ukeire);
+        best = best.min(a.shanten);
+    }
+    let mut max_raw = 0.0f32;
+    for t in 0..NUM_TILE_TYPES {
+        if counts[t] > 0 {
+            let r = raw_score(v.shanten_after[t] - best, v.ukeire_tiles[t], v.second_step[t]);
+            v.score[t] = r;
+            max_raw = max_raw.max(r);
+        }
+    }
+    if max_raw > 0.0 {
+        for s in v.score.iter_mut() {
+            *s /= max_raw;
+        }
+    }
+    v
+}
+
+/// The discard chosen by [`best_discard`].
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct Discard {
+    /// The tile to discard.
+    pub tile: Tile,
+    /// Minimum shanten after the discard.
+    pub shanten: i8,
+    /// Ukeire tiles after the discard (from `unseen`).
+    pub ukeire_tiles: u32,
+    /// Second step, computed only when several discards tie on shanten and ukeire
+    /// (otherwise `0.0`).
+    pub second_step: f32,
+    /// Bit mask of the discards tied on (shanten, ukeire) with this one (itself
+    /// included).
+    pub tied: u64,
+}
+
+/// Tie-break rank of a discard: lower is discarded first. Honours (single before
+/// paired), then terminals, then 2/8, 3/7, 4/6, 5.
+fn tie_rank(t: usize, count: u8) -> u8 {
+    if t >= 27 {
+        return if count == 1 { 0 } else { 1 };
+    }
+    let n = (t % 9) as u8 + 1; // 1..=9
+    let dist = if n > 5 { n - 5 } else { 5 - n }; // 4 for terminals, 0 for 5
+    2 + (4 - dist)
+}
+
+/// The efficiency bot's discard for a `14 - 3k`-tile hand: minimal shanten after the
+/// discard, then maximal ukeire (from `unseen`), then maximal second step (computed for
+/// the tied discards only), then [`tie_rank`] order. `None` if the hand is empty.
+pub fn best_discard(
+    counts: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+    forms: Forms,
+    unseen: &TileCounts,
+) -> Option<Discard> {
+    let counts = clamp_counts(counts);
+    let mut best: Option<(i8, u32)> = None;
+    let mut tied = 0u64;
+    let mut results = [(0i8, 0u32, Ukeire::default()); NUM_TILE_TYPES];
+    for t in 0..NUM_TILE_TYPES {
+        if counts[t] == 0 {
+            continue;
+        }
+        let a = after_discard(&counts, melds, tile_set, forms, unseen, t);
+        results[t] = (a.shanten, a.ukeire.tiles, a.ukeire);
+        let key = (a.shanten, a.ukeire.tiles);
+        match best {
+            Some((s, u)) if (s, core::cmp::Reverse(u)) < (key.0, core::cmp::Reverse(key.1)) => {}
+            Some(b) if b == key => tied |= 1u64 << t,
+            _ => {
+                best = Some(key);
+                tied = 1u64 << t;
+            }
+        }
+    }
+    let (shanten, ukeire_tiles) = best?;
+    let mut choice: Option<(usize, f32)> = None;
+    let multiple = tied.count_ones() > 1;
+    let mut mask = tied;
+    while mask != 0 {
+        let t = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let second = if multiple {
+            let mut hand = counts;
+            hand[t] -= 1;
+            second_step(&hand, melds, tile_set, forms, unseen, &results[t].2)
+        } else {
+            0.0
+        };
+        let better = match choice {
+            None => true,
+            Some((c, s2)) => {
+                second > s2 || (second == s2 && tie_rank(t, counts[t]) < tie_rank(c, counts[c]))
+            }
+        };
+        if better {
+            choice = Some((t, second));
+        }
+    }
+    let (t, second_step) = choice?;
+    Some(Discard { tile: Tile::new(t as u8)?, shanten, ukeire_tiles, second_step, tied })
+}

@@ -1,0 +1,186 @@
+//! Actions and the fixed action index space.
+//!
+//! Every action has a stable index in `0..NUM_ACTIONS` so that policies, encoders and the
+//! C ABI can use a flat mask:
+//!
+//! | indices     | action                                   |
+//! |-------------|------------------------------------------|
+//! | `0..34`     | `Discard(tile)`                          |
+//! | `34..68`    | `ClosedKan(tile)`                        |
+//! | `68..102`   | `AddedKan(tile)`                         |
+//! | `102..136`  | `Chi(lowest tile of the sequence)`       |
+//! | `136`       | `Tsumo`                                  |
+//! | `137`       | `Ron`                                    |
+//! | `138`       | `Pon`                                    |
+//! | `139`       | `OpenKan`                                |
+//! | `140`       | `Pass`                                   |
+
+use serde::{Deserialize, Serialize};
+
+use crate::tile::{Tile, NUM_TILE_TYPES};
+
+/// Size of the action index space (see the module table).
+pub const NUM_ACTIONS: usize = 141;
+
+const CLOSED_KAN_BASE: usize = NUM_TILE_TYPES;
+const ADDED_KAN_BASE: usize = 2 * NUM_TILE_TYPES;
+const CHI_BASE: usize = 3 * NUM_TILE_TYPES;
+const TSUMO: usize = 4 * NUM_TILE_TYPES;
+
+/// A decision of one seat.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Action {
+    /// Discard a tile of this type from the hand.
+    Discard(Tile),
+    /// Declare a win on the tile just drawn (self-draw).
+    Tsumo,
+    /// Declare a closed kan of four tiles of this type held in hand.
+    ClosedKan(Tile),
+    /// Add the fourth tile of this type to an own pon.
+    AddedKan(Tile),
+    /// Declare a win on the pending discard (or on the tile of an added kan).
+    Ron,
+    /// Claim the pending discard to complete a pung.
+    Pon,
+    /// Claim the pending discard with three of its kind in hand (open kan).
+    OpenKan,
+    /// Claim the pending discard to complete the sequence whose lowest tile is given.
+    Chi(Tile),
+    /// Decline every claim on the pending discard.
+    Pass,
+}
+
+impl Action {
+    /// The index of this action in `0..NUM_ACTIONS`.
+    pub const fn index(self) -> usize {
+        match self {
+            Action::Discard(t) => t.index(),
+            Action::ClosedKan(t) => CLOSED_KAN_BASE + t.index(),
+            Action::AddedKan(t) => ADDED_KAN_BASE + t.index(),
+            Action::Chi(t) => CHI_BASE + t.index(),
+            Action::Tsumo => TSUMO,
+            Action::Ron => TSUMO + 1,
+            Action::Pon => TSUMO + 2,
+            Action::OpenKan => TSUMO + 3,
+            Action::Pass => TSUMO + 4,
+        }
+    }
+
+    /// The action with index `index`, or `None` when `index >= NUM_ACTIONS`.
+    pub const fn from_index(index: usize) -> Option<Action> {
+        // `index < 136` here, so the tile index is below 34 and the cast is lossless.
+        let tile = match Tile::new((index % NUM_TILE_TYPES) as u8) {
+            Some(t) => t,
+            None => return None,
+        };
+        Some(match index {
+            0..CLOSED_KAN_BASE => Action::Discard(tile),
+            CLOSED_KAN_BASE..ADDED_KAN_BASE => Action::ClosedKan(tile),
+            ADDED_KAN_BASE..CHI_BASE => Action::AddedKan(tile),
+            CHI_BASE..TSUMO => Action::Chi(tile),
+            136 => Action::Tsumo,
+            137 => Action::Ron,
+            138 => Action::Pon,
+            139 => Action::OpenKan,
+            140 => Action::Pass,
+            _ => return None,
+        })
+    }
+}
+
+/// Upper bound on simultaneously legal actions: at most 14 distinct discards, 3 closed
+/// kans, 4 added kans and a tsumo on a turn; at most 7 answers in a claim window.
+const LEGAL_CAP: usize = 32;
+
+/// The legal actions of one seat: a bitset over the action index space plus the list in
+/// index order.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct LegalActions {
+    bits: [u64; 3],
+    list: heapless::Vec<Action, LEGAL_CAP>,
+}
+
+impl LegalActions {
+    /// No legal action.
+    pub const fn new() -> LegalActions {
+        LegalActions { bits: [0; 3], list: heapless::Vec::new() }
+    }
+
+    /// Adds an action (ignored when already present; the capacity bound above makes the
+    /// list large enough for every reachable state).
+    pub(crate) fn push(&mut self, action: Action) {
+        let i = action.index();
+        let (word, bit) = (i / 64, 1u64 << (i % 64));
+        if let Some(w) = self.bits.get_mut(word) {
+            if *w & bit == 0 && self.list.push(action).is_ok() {
+                *w |= bit;
+            }
+        }
+    }
+
+    /// Whether `action` is legal.
+    pub fn contains(&self, action: Action) -> bool {
+        let i = action.index();
+        self.bits.get(i / 64).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+    }
+
+    /// Iterates over the legal actions in the order they were found (index order within
+    /// each kind: discards, tsumo, kans; or pass, ron, pon, kan, chi).
+    pub fn iter(&self) -> impl Iterator<Item = Action> + '_ {
+        self.list.iter().copied()
+    }
+
+    /// The legal actions as a slice.
+    pub fn as_slice(&self) -> &[Action] {
+        &self.list
+    }
+
+    /// Number of legal actions.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// True when the seat has nothing to decide.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The legal actions as a flat mask over the action index space.
+    pub fn mask(&self) -> [bool; NUM_ACTIONS] {
+        core::array::from_fn(|i| self.bits.get(i / 64).is_some_and(|w| w & (1u64 << (i % 64)) != 0))
+    }
+
+    /// The raw bitset: bit `i % 64` of word `i / 64` is action index `i`.
+    pub fn bits(&self) -> [u64; 3] {
+        self.bits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_round_trip() {
+        for i in 0..NUM_ACTIONS {
+            let a = Action::from_index(i).unwrap();
+            assert_eq!(a.index(), i);
+        }
+        assert_eq!(Action::from_index(NUM_ACTIONS), None);
+        assert_eq!(Action::Pass.index(), 140);
+        assert_eq!(Action::Chi(Tile::new(0).unwrap()).index(), 102);
+    }
+
+    #[test]
+    fn legal_set() {
+        let mut l = LegalActions::new();
+        l.push(Action::Pass);
+        l.push(Action::Pon);
+        l.push(Action::Pass);
+        assert_eq!(l.len(), 2);
+        assert!(l.contains(Action::Pon));
+        assert!(!l.contains(Action::Ron));
+        let m = l.mask();
+        assert!(m[140] && m[138] && !m[137]);
+    }
+}

@@ -1,0 +1,226 @@
+//! Legality: the legal actions of a seat, the seats awaited, and claim options.
+//!
+//! [`Game::apply`] checks a single action with [`Game::check_legal`] instead of building
+//! the whole list, so that self-play pays for one win check per decision, not two.
+
+use super::action::{Action, LegalActions};
+use super::error::RuleError;
+use super::meld::MeldKind;
+use super::scoring::score_win;
+use super::state::{ClaimOptions, Game, Phase, MAX_KANS, MAX_PLAYERS};
+use crate::tile::{Tile, TileCounts};
+
+impl Game {
+    /// The seats whose decision is awaited now: the seat on turn, or during a claim
+    /// window every seat with a legal claim that has not answered yet (in seat order).
+    /// Empty between hands and after the game.
+    pub fn seats_to_act(&self) -> heapless::Vec<u8, 4> {
+        let mut out = heapless::Vec::new();
+        match self.phase {
+            Phase::Turn => {
+                let _ = out.push(self.turn);
+            }
+            Phase::Claim => {
+                for seat in 0..self.rules.players {
+                    if self.claim.awaits(seat as usize) {
+                        let _ = out.push(seat);
+                    }
+                }
+            }
+            Phase::HandOver | Phase::GameOver => {}
+        }
+        out
+    }
+
+    /// The legal actions of `seat` now (empty when it has nothing to decide).
+    pub fn legal_actions(&self, seat: u8) -> LegalActions {
+        let mut out = LegalActions::new();
+        if seat >= self.rules.players {
+            return out;
+        }
+        match self.phase {
+            Phase::Turn if seat == self.turn => self.turn_actions(seat, &mut out),
+            Phase::Claim if self.claim.awaits(seat as usize) => {
+                let o = self.claim.options.get(seat as usize).copied().unwrap_or_default();
+                out.push(Action::Pass);
+                if o.ron {
+                    out.push(Action::Ron);
+                }
+                if o.pon {
+                    out.push(Action::Pon);
+                }
+                if o.kan {
+                    out.push(Action::OpenKan);
+                }
+                for k in 0..3u8 {
+                    if o.chi & (1 << k) != 0 {
+                        if let Some(low) = chi_low(self.claim.tile, k) {
+                            out.push(Action::Chi(low));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        out
+    }
+
+    fn turn_actions(&self, seat: u8, out: &mut LegalActions) {
+        let s = seat as usize;
+        let (Some(hand), Some(discards)) = (self.hands.get(s), self.discards.get(s)) else {
+            return;
+        };
+        if !discards.is_full() {
+            for t in Tile::all() {
+                if hand.get(t.index()).is_some_and(|&c| c > 0) {
+                    out.push(Action::Discard(t));
+                }
+            }
+        }
+        if self.after_call {
+            return;
+        }
+        if self.can_tsumo(seat) {
+            out.push(Action::Tsumo);
+        }
+        if self.kan_possible() {
+            for t in Tile::all() {
+                let c = hand.get(t.index()).copied().unwrap_or(0);
+                if c == 4 {
+                    out.push(Action::ClosedKan(t));
+                }
+                if c >= 1 && self.has_pon(seat, t) {
+                    out.push(Action::AddedKan(t));
+                }
+            }
+        }
+    }
+
+    /// Checks one action without building the list. Errors say why it is refused.
+    pub(crate) fn check_legal(&self, seat: u8, action: Action) -> Result<(), RuleError> {
+        if seat >= self.rules.players {
+            return Err(RuleError::BadSeat);
+        }
+        let s = seat as usize;
+        match self.phase {
+            Phase::GameOver => Err(RuleError::GameOver),
+            Phase::HandOver => Err(RuleError::HandOver),
+            Phase::Turn => {
+                if seat != self.turn {
+                    return Err(RuleError::NotYourTurn);
+                }
+                let count = |t: Tile| self.hands.get(s).and_then(|h| h.get(t.index())).copied().unwrap_or(0);
+                let ok = match action {
+                    Action::Discard(t) => {
+                        count(t) > 0 && self.discards.get(s).is_some_and(|d| !d.is_full())
+                    }
+                    Action::Tsumo => !self.after_call && self.can_tsumo(seat),
+                    Action::ClosedKan(t) => !self.after_call && self.kan_possible() && count(t) == 4,
+                    Action::AddedKan(t) => {
+                        !self.after_call && self.kan_possible() && count(t) >= 1 && self.has_pon(seat, t)
+                    }
+                    _ => false,
+                };
+                if ok {
+                    Ok(())
+                } else {
+                    Err(RuleError::IllegalAction)
+                }
+            }
+            Phase::Claim => {
+                if !self.claim.awaits(s) {
+                    return Err(RuleError::NotYourTurn);
+                }
+                let o = self.claim.options.get(s).copied().unwrap_or_default();
+                let ok = match action {
+                    Action::Pass => true,
+                    Action::Ron => o.ron,
+                    Action::Pon => o.pon,
+                    Action::OpenKan => o.kan,
+                    Action::Chi(low) => (0..3u8).any(|k| o.chi & (1 << k) != 0 && chi_low(self.claim.tile, k) == Some(low)),
+                    _ => false,
+                };
+                if ok {
+                    Ok(())
+                } else {
+                    Err(RuleError::IllegalAction)
+                }
+            }
+        }
+    }
+
+    /// Whether the seat on turn holds a winning hand (after a draw, not after a call).
+    fn can_tsumo(&self, seat: u8) -> bool {
+        let s = seat as usize;
+        match (self.hands.get(s), self.melds.get(s)) {
+            (Some(hand), Some(melds)) => score_win(&self.rules, hand, melds, true).is_some(),
+            _ => false,
+        }
+    }
+
+    /// A kan needs a replacement draw and a live tile to top the dead wall up.
+    pub(crate) fn kan_possible(&self) -> bool {
+        self.kans < MAX_KANS && self.draw_pos < self.live_end
+    }
+
+    fn has_pon(&self, seat: u8, t: Tile) -> bool {
+        self.melds
+            .get(seat as usize)
+            .is_some_and(|ms| ms.iter().any(|m| m.kind == MeldKind::Pon && m.tile == t))
+    }
+
+    /// The claims every seat may make on `tile` discarded (or added to a pon when
+    /// `robbing`) by `from`.
+    pub(crate) fn claim_options(&self, tile: Tile, from: u8, robbing: bool) -> [ClaimOptions; MAX_PLAYERS] {
+        let mut opts = [ClaimOptions::default(); MAX_PLAYERS];
+        let n = self.rules.players;
+        let live = self.draw_pos < self.live_end;
+        let ti = tile.index();
+        for seat in 0..n {
+            if seat == from {
+                continue;
+            }
+            let s = seat as usize;
+            let (Some(hand), Some(melds), Some(o)) = (self.hands.get(s), self.melds.get(s), opts.get_mut(s)) else {
+                continue;
+            };
+            let mut with: TileCounts = *hand;
+            if let Some(c) = with.get_mut(ti) {
+                *c += 1;
+            }
+            o.ron = score_win(&self.rules, &with, melds, false).is_some();
+            if robbing || !live || melds.is_full() {
+                continue;
+            }
+            let c = hand.get(ti).copied().unwrap_or(0);
+            o.pon = c >= 2;
+            o.kan = c == 3 && self.kans < MAX_KANS;
+            if self.rules.chi && seat == (from + 1) % n && !tile.is_honor() {
+                let num = tile.number() as usize; // 1..=9
+                let has = |i: usize| hand.get(i).is_some_and(|&c| c > 0);
+                // Lowest tile tile-2: needs tile-2, tile-1.
+                if num >= 3 && has(ti - 2) && has(ti - 1) {
+                    o.chi |= 1;
+                }
+                if (2..=8).contains(&num) && has(ti - 1) && has(ti + 1) {
+                    o.chi |= 2;
+                }
+                if num <= 7 && has(ti + 1) && has(ti + 2) {
+                    o.chi |= 4;
+                }
+            }
+        }
+        opts
+    }
+}
+
+/// The lowest tile of chi option `k` (0: tile−2, 1: tile−1, 2: tile) on `tile`.
+pub(crate) fn chi_low(tile: Tile, k: u8) -> Option<Tile> {
+    let low = (tile.index() + k as usize).checked_sub(2)?;
+    let low = Tile::new(low as u8)?;
+    // The sequence must stay within one number suit.
+    if low.is_honor() || low.number() > 7 || low.suit() != tile.suit() {
+        return None;
+    }
+    Some(low)
+}

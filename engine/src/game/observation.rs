@@ -1,0 +1,113 @@
+//! What one seat may know: [`Observation`], built in O(tiles) without hidden
+//! information (other hands and the wall order are never exposed).
+
+use serde::{Deserialize, Serialize};
+
+use super::error::RuleError;
+use super::meld::{Discard, Meld};
+use super::state::{Game, Phase, DISCARD_CAP, MAX_PLAYERS};
+use crate::rules::Rules;
+use crate::tile::{Tile, TileCounts};
+
+/// A tile others may claim right now.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub struct PendingClaim {
+    /// The claimable tile.
+    pub tile: Tile,
+    /// Who discarded it (or added it to a pon).
+    pub from: u8,
+    /// Whether it is the tile of an added kan (only ron may claim it).
+    pub added_kan: bool,
+}
+
+/// The view of one seat. Seats are absolute (0-based); `seat` is the observer.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Observation {
+    /// The rules of the game.
+    pub rules: Rules,
+    /// The observing seat.
+    pub seat: u8,
+    /// The dealer of this hand.
+    pub dealer: u8,
+    /// The hand number, from 0.
+    pub hand_number: u16,
+    /// What the game waits for.
+    pub phase: Phase,
+    /// The seat on turn (during a claim window: the discarder).
+    pub turn: u8,
+    /// The observer's closed hand, including a just-drawn tile.
+    pub hand: TileCounts,
+    /// The tile the observer just drew, when on turn after a draw.
+    pub drawn: Option<Tile>,
+    /// Every seat's melds in order.
+    pub melds: [heapless::Vec<Meld, 4>; MAX_PLAYERS],
+    /// Every seat's discards in order, claimed ones marked.
+    pub discards: [heapless::Vec<Discard, DISCARD_CAP>; MAX_PLAYERS],
+    /// Tiles the observer cannot see: four of each type of the set, minus the own hand,
+    /// all melds (closed kans included), unclaimed discards and a pending added-kan
+    /// tile; 0 for types outside the set.
+    pub unseen: TileCounts,
+    /// Tiles left in the live wall.
+    pub live_wall: u8,
+    /// Kans declared this hand, all players.
+    pub kans: u8,
+    /// Scores by seat.
+    pub scores: [i32; 4],
+    /// The claimable tile while a claim window is open.
+    pub pending: Option<PendingClaim>,
+}
+
+impl Game {
+    /// The observation of `seat`.
+    pub fn observation(&self, seat: u8) -> Result<Observation, RuleError> {
+        if seat >= self.rules.players {
+            return Err(RuleError::BadSeat);
+        }
+        let s = seat as usize;
+        let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
+        let mut seen = hand;
+        for ms in &self.melds {
+            for m in ms {
+                m.add_to(&mut seen);
+            }
+        }
+        for ds in &self.discards {
+            for d in ds.iter().filter(|d| !d.claimed) {
+                if let Some(c) = seen.get_mut(d.tile.index()) {
+                    *c += 1;
+                }
+            }
+        }
+        let pending = (self.phase == Phase::Claim).then_some(PendingClaim {
+            tile: self.claim.tile,
+            from: self.claim.from,
+            added_kan: self.claim.robbing,
+        });
+        if let Some(p) = pending.filter(|p| p.added_kan) {
+            if let Some(c) = seen.get_mut(p.tile.index()) {
+                *c += 1;
+            }
+        }
+        let mut unseen = self.rules.tile_set.full_counts();
+        for (u, s) in unseen.iter_mut().zip(seen) {
+            *u = u.saturating_sub(s);
+        }
+        Ok(Observation {
+            rules: self.rules,
+            seat,
+            dealer: self.dealer,
+            hand_number: self.hand_number,
+            phase: self.phase,
+            turn: self.turn,
+            hand,
+            drawn: if self.phase == Phase::Turn && self.turn == seat { self.drawn } else { None },
+            melds: self.melds.clone(),
+            discards: self.discards.clone(),
+            unseen,
+            live_wall: self.live_wall_remaining(),
+            kans: self.kans,
+            scores: self.scores,
+            pending,
+        })
+    }
+}

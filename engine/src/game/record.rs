@@ -1,0 +1,116 @@
+//! Hand records: everything needed to replay a hand exactly, serialisable with serde
+//! (postcard on device, JSON on the host).
+//!
+//! A record stores the shuffled wall itself rather than only the seed, so scenario hands
+//! built with [`Game::from_setup`] are recordable too; the game seed is kept so that a
+//! replayed game can go on to the next hand.
+
+use core::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::error::RuleError;
+use super::state::{Game, LOG_CAP, MAX_WALL};
+use crate::rules::Rules;
+use crate::tile::Tile;
+
+/// An upper bound on the postcard size of a [`HandRecord`]: rules, 136 wall tiles and
+/// `LOG_CAP` actions of at most four bytes each.
+pub const RECORD_MAX_BYTES: usize = 128 + MAX_WALL + 4 * LOG_CAP;
+
+/// One hand, replayable.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct HandRecord {
+    /// The rules the hand was played under.
+    pub rules: Rules,
+    /// The game seed (later hands derive their walls from it).
+    pub seed: u64,
+    /// The hand number, from 0.
+    pub hand_number: u16,
+    /// The dealer.
+    pub dealer: u8,
+    /// Scores at the start of the hand.
+    pub scores: [i32; 4],
+    /// The wall in order: deal, live wall, dead wall.
+    pub wall: heapless::Vec<Tile, MAX_WALL>,
+    /// Every action in order, with its seat.
+    pub actions: heapless::Vec<(u8, Action), LOG_CAP>,
+}
+
+/// Why a record cannot be decoded or replayed.
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// The bytes are not a record (or the buffer is too small to encode one).
+    Encoding(postcard::Error),
+    /// The rules, wall, dealer or scores cannot start a hand.
+    BadStart(RuleError),
+    /// Action number `index` was refused.
+    IllegalAction {
+        /// Position in `actions`.
+        index: usize,
+        /// Why it was refused.
+        error: RuleError,
+    },
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RecordError::Encoding(e) => write!(f, "record encoding: {e}"),
+            RecordError::BadStart(e) => write!(f, "record cannot start a hand: {e}"),
+            RecordError::IllegalAction { index, error } => write!(f, "record action {index}: {error}"),
+        }
+    }
+}
+
+impl core::error::Error for RecordError {}
+
+impl HandRecord {
+    /// The game at the start of the recorded hand.
+    pub fn start(&self) -> Result<Game, RecordError> {
+        Game::from_wall(self.rules, self.seed, &self.wall, self.dealer, self.hand_number, self.scores)
+            .map_err(RecordError::BadStart)
+    }
+
+    /// Replays every action and returns the resulting game (equal to the recorded game
+    /// at the moment the record was taken).
+    pub fn replay(&self) -> Result<Game, RecordError> {
+        let mut game = self.start()?;
+        for (index, &(seat, action)) in self.actions.iter().enumerate() {
+            game.apply(seat, action).map_err(|error| RecordError::IllegalAction { index, error })?;
+        }
+        Ok(game)
+    }
+
+    /// Encodes with postcard into `buf`, returning the used prefix.
+    pub fn to_postcard<'a>(&self, buf: &'a mut [u8]) -> Result<&'a mut [u8], RecordError> {
+        postcard::to_slice(self, buf).map_err(RecordError::Encoding)
+    }
+
+    /// Decodes a postcard record.
+    pub fn from_postcard(bytes: &[u8]) -> Result<HandRecord, RecordError> {
+        postcard::from_bytes(bytes).map_err(RecordError::Encoding)
+    }
+}
+
+impl Game {
+    /// The record of the current hand so far (complete once the hand is over).
+    pub fn hand_record(&self) -> HandRecord {
+        let mut wall = heapless::Vec::new();
+        for &t in self.wall() {
+            // The wall holds at most MAX_WALL tiles by construction.
+            let _ = wall.push(t);
+        }
+        HandRecord {
+            rules: self.rules,
+            seed: self.seed,
+            hand_number: self.hand_number,
+            dealer: self.dealer,
+            scores: self.start_scores,
+            wall,
+            actions: self.log.clone(),
+        }
+    }
+}

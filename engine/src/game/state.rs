@@ -1,0 +1,458 @@
+//! The [`Game`] struct: flat state, constructors, dealing and accessors.
+
+use serde::{Deserialize, Serialize};
+
+use super::action::Action;
+use super::error::RuleError;
+use super::event::HandResult;
+use super::meld::{Discard, Meld};
+use crate::notation::parse_each;
+use crate::rng::Rng;
+use crate::rules::Rules;
+use crate::tile::{Tile, TileCounts, NUM_TILE_TYPES};
+
+/// Most seats in a game.
+pub const MAX_PLAYERS: usize = 4;
+/// Most tiles in a wall (the four-player set).
+pub const MAX_WALL: usize = 136;
+/// Most discards one player can make in a hand. A player draws at most about a quarter
+/// (four players) or a third (three) of the live wall plus one draw per call of the
+/// others and one discard per own call, far below this; exceeding it is an error.
+pub const DISCARD_CAP: usize = 48;
+/// Most actions in one hand (turn actions plus claim answers), with a wide margin.
+pub const LOG_CAP: usize = 512;
+/// Most kans declared in one hand, all players together (the dead wall must always be
+/// able to supply the replacement draws).
+pub const MAX_KANS: u8 = 4;
+
+/// What the game is waiting for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
+pub enum Phase {
+    /// The seat on turn decides (discard, tsumo, kan).
+    Turn,
+    /// Seats with a legal claim on the pending tile answer.
+    Claim,
+    /// The hand ended; waiting for [`Game::start_next_hand`].
+    HandOver,
+    /// The last hand ended.
+    GameOver,
+}
+
+/// What one seat may claim in an open claim window.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) struct ClaimOptions {
+    pub ron: bool,
+    pub pon: bool,
+    pub kan: bool,
+    /// Bit `k` set: chi with lowest tile `tile − 2 + k` is legal.
+    pub chi: u8,
+}
+
+impl ClaimOptions {
+    pub(crate) const fn any(&self) -> bool {
+        self.ron || self.pon || self.kan || self.chi != 0
+    }
+}
+
+/// An open claim window.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Claim {
+    /// The claimable tile.
+    pub tile: Tile,
+    /// Who discarded it (or added it to a pon).
+    pub from: u8,
+    /// True when the tile is an added-kan tile (only ron is possible).
+    pub robbing: bool,
+    pub options: [ClaimOptions; MAX_PLAYERS],
+    pub answers: [Option<Action>; MAX_PLAYERS],
+}
+
+impl Claim {
+    pub(crate) const fn empty() -> Claim {
+        Claim {
+            tile: Tile::EAST,
+            from: 0,
+            robbing: false,
+            options: [ClaimOptions { ron: false, pon: false, kan: false, chi: 0 }; MAX_PLAYERS],
+            answers: [None; MAX_PLAYERS],
+        }
+    }
+
+    /// Whether `seat` still has to answer.
+    pub(crate) fn awaits(&self, seat: usize) -> bool {
+        self.options.get(seat).is_some_and(|o| o.any())
+            && self.answers.get(seat).is_some_and(|a| a.is_none())
+    }
+}
+
+/// A game of mahjong: the whole state, flat and copyable, with no hidden randomness
+/// beyond the seed (two games with equal rules, seed and actions are equal).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Game {
+    pub(crate) rules: Rules,
+    pub(crate) seed: u64,
+    pub(crate) hand_number: u16,
+    pub(crate) dealer: u8,
+    pub(crate) scores: [i32; MAX_PLAYERS],
+    pub(crate) start_scores: [i32; MAX_PLAYERS],
+    /// The wall of this hand: deal, live wall, dead wall (`wall_len` tiles used).
+    pub(crate) wall: [Tile; MAX_WALL],
+    pub(crate) wall_len: u8,
+    /// Next live-wall tile to draw.
+    pub(crate) draw_pos: u8,
+    /// End of the live wall (exclusive) = start of the dead wall.
+    pub(crate) live_end: u8,
+    /// End of the dead wall (exclusive); replacement draws take `wall[dead_end − 1]`.
+    pub(crate) dead_end: u8,
+    pub(crate) hands: [TileCounts; MAX_PLAYERS],
+    pub(crate) melds: [heapless::Vec<Meld, 4>; MAX_PLAYERS],
+    pub(crate) discards: [heapless::Vec<Discard, DISCARD_CAP>; MAX_PLAYERS],
+    /// Kans declared this hand, all players.
+    pub(crate) kans: u8,
+    pub(crate) phase: Phase,
+    /// The seat on turn (during a claim window: the discarder).
+    pub(crate) turn: u8,
+    /// The tile the seat on turn just drew, if it drew (not after a call).
+    pub(crate) drawn: Option<Tile>,
+    /// The seat on turn just called pon or chi and may only discard.
+    pub(crate) after_call: bool,
+    pub(crate) claim: Claim,
+    pub(crate) result: Option<HandResult>,
+    /// Every action of this hand, for records.
+    pub(crate) log: heapless::Vec<(u8, Action), LOG_CAP>,
+}
+
+impl Game {
+    /// A new game: validates the rules and deals the first hand (seat 0 deals).
+    pub fn new(rules: Rules, seed: u64) -> Result<Game, RuleError> {
+        rules.validate()?;
+        let mut scores = [0; MAX_PLAYERS];
+        for s in scores.iter_mut().take(rules.players as usize) {
+            *s = rules.starting_points;
+        }
+        let mut game = Game::blank(rules, seed, 0, 0, scores);
+        let (wall, len) = shuffled_wall(&rules, seed, 0);
+        game.deal(&wall[..len])?;
+        Ok(game)
+    }
+
+    fn blank(rules: Rules, seed: u64, hand_number: u16, dealer: u8, scores: [i32; 4]) -> Game {
+        Game {
+            rules,
+            seed,
+            hand_number,
+            dealer,
+            scores,
+            start_scores: scores,
+            wall: [Tile::EAST; MAX_WALL],
+            wall_len: 0,
+            draw_pos: 0,
+            live_end: 0,
+            dead_end: 0,
+            hands: [[0; NUM_TILE_TYPES]; MAX_PLAYERS],
+            melds: Default::default(),
+            discards: Default::default(),
+            kans: 0,
+            phase: Phase::Turn,
+            turn: dealer,
+            drawn: None,
+            after_call: false,
+            claim: Claim::empty(),
+            result: None,
+            log: heapless::Vec::new(),
+        }
+    }
+
+    /// Starts a hand from an explicit wall (checked to be a permutation of the tile set),
+    /// for records and scenarios.
+    pub(crate) fn from_wall(
+        rules: Rules,
+        seed: u64,
+        wall: &[Tile],
+        dealer: u8,
+        hand_number: u16,
+        scores: [i32; 4],
+    ) -> Result<Game, RuleError> {
+        rules.validate()?;
+        if dealer >= rules.players || hand_number >= rules.hands_per_game {
+            return Err(RuleError::BadSetup);
+        }
+        if scores.iter().skip(rules.players as usize).any(|&s| s != 0) {
+            return Err(RuleError::BadSetup);
+        }
+        let mut counts = [0u8; NUM_TILE_TYPES];
+        for t in wall {
+            if let Some(c) = counts.get_mut(t.index()) {
+                *c = c.saturating_add(1);
+            }
+        }
+        if counts != rules.tile_set.full_counts() {
+            return Err(RuleError::BadSetup);
+        }
+        let mut game = Game::blank(rules, seed, hand_number, dealer, scores);
+        game.deal(wall)?;
+        Ok(game)
+    }
+
+    /// Builds a hand from hand strings, for tests and scenarios (not for play: the wall
+    /// is not random).
+    ///
+    /// `hands[seat]` holds the 13 tiles of each seat in mpsz notation; `live` the first
+    /// tiles of the live wall in draw order (the dealer's first draw is the first);
+    /// `dead` the kan replacement draws in order. The remaining tiles of the set fill the
+    /// rest of the live wall and the dead wall in index order. Scores start at
+    /// `rules.starting_points`, hand number 0, game seed 0.
+    pub fn from_setup(
+        rules: Rules,
+        hands: &[&str],
+        live: &str,
+        dead: &str,
+        dealer: u8,
+    ) -> Result<Game, RuleError> {
+        rules.validate()?;
+        let n = rules.players as usize;
+        if hands.len() != n || dealer >= rules.players {
+            return Err(RuleError::BadSetup);
+        }
+        let set = rules.tile_set;
+        let mut left = set.full_counts();
+        let mut wall: heapless::Vec<Tile, MAX_WALL> = heapless::Vec::new();
+        let mut take = |t: Tile, out: &mut heapless::Vec<Tile, MAX_WALL>| {
+            let c = left.get_mut(t.index()).ok_or(crate::notation::ParseError::TooManyTiles)?;
+            if *c == 0 {
+                return Err(crate::notation::ParseError::TooManyCopies { tile: t });
+            }
+            *c -= 1;
+            out.push(t).map_err(|_| crate::notation::ParseError::TooManyTiles)
+        };
+        for k in 0..n {
+            let seat = (dealer as usize + k) % n;
+            let s = hands.get(seat).ok_or(RuleError::BadSetup)?;
+            let before = wall.len();
+            parse_each(s, |t| take(t, &mut wall)).map_err(|_| RuleError::BadSetup)?;
+            if wall.len() - before != 13 {
+                return Err(RuleError::BadSetup);
+            }
+        }
+        parse_each(live, |t| take(t, &mut wall)).map_err(|_| RuleError::BadSetup)?;
+        let mut tail: heapless::Vec<Tile, MAX_WALL> = heapless::Vec::new();
+        parse_each(dead, |t| take(t, &mut tail)).map_err(|_| RuleError::BadSetup)?;
+        for t in set.tiles() {
+            for _ in 0..left.get(t.index()).copied().unwrap_or(0) {
+                wall.push(t).map_err(|_| RuleError::BadSetup)?;
+            }
+        }
+        for &t in tail.iter().rev() {
+            wall.push(t).map_err(|_| RuleError::BadSetup)?;
+        }
+        let mut scores = [0; MAX_PLAYERS];
+        for s in scores.iter_mut().take(n) {
+            *s = rules.starting_points;
+        }
+        Game::from_wall(rules, 0, &wall, dealer, 0, scores)
+    }
+
+    /// Deals `wall` and lets the dealer draw. Resets all per-hand state.
+    fn deal(&mut self, wall: &[Tile]) -> Result<(), RuleError> {
+        let n = self.rules.players as usize;
+        let len = wall.len();
+        let dead = self.rules.dead_wall as usize;
+        if len > MAX_WALL || len < 13 * n + 1 + dead {
+            return Err(RuleError::BadSetup);
+        }
+        self.wall[..len].copy_from_slice(wall);
+        self.wall_len = len as u8;
+        self.hands = [[0; NUM_TILE_TYPES]; MAX_PLAYERS];
+        for k in 0..n {
+            let seat = (self.dealer as usize + k) % n;
+            for t in &wall[13 * k..13 * k + 13] {
+                self.hands[seat][t.index()] += 1;
+            }
+        }
+        self.draw_pos = (13 * n) as u8;
+        self.dead_end = len as u8;
+        self.live_end = (len - dead) as u8;
+        self.melds = Default::default();
+        self.discards = Default::default();
+        self.kans = 0;
+        self.claim = Claim::empty();
+        self.result = None;
+        self.log.clear();
+        self.after_call = false;
+        self.turn = self.dealer;
+        self.phase = Phase::Turn;
+        self.drawn = None;
+        self.start_scores = self.scores;
+        // Validation guarantees a non-empty live wall here.
+        let _ = self.draw_live(self.dealer);
+        Ok(())
+    }
+
+    /// Draws the next live-wall tile into `seat`'s hand.
+    pub(crate) fn draw_live(&mut self, seat: u8) -> Option<Tile> {
+        if self.draw_pos >= self.live_end {
+            return None;
+        }
+        let t = *self.wall.get(self.draw_pos as usize)?;
+        self.draw_pos += 1;
+        self.add_drawn(seat, t);
+        Some(t)
+    }
+
+    /// Draws a kan replacement from the end of the dead wall and tops the dead wall up
+    /// with the last live-wall tile. Legality checks guarantee a non-empty live wall.
+    pub(crate) fn draw_replacement(&mut self, seat: u8) -> Option<Tile> {
+        if self.live_end <= self.draw_pos || self.dead_end == 0 {
+            return None;
+        }
+        let t = *self.wall.get(self.dead_end as usize - 1)?;
+        self.dead_end -= 1;
+        self.live_end -= 1;
+        self.add_drawn(seat, t);
+        Some(t)
+    }
+
+    fn add_drawn(&mut self, seat: u8, t: Tile) {
+        if let Some(c) = self.hands.get_mut(seat as usize).and_then(|h| h.get_mut(t.index())) {
+            *c += 1;
+        }
+        self.turn = seat;
+        self.drawn = Some(t);
+        self.after_call = false;
+        self.phase = Phase::Turn;
+    }
+
+    /// Deals the next hand after [`Phase::HandOver`]. The dealer repeats when the dealer
+    /// won the hand, otherwise the next seat deals; the hand number always advances.
+    /// Returns the dealer's first draw as an event.
+    pub fn start_next_hand(&mut self) -> Result<super::Events, RuleError> {
+        match self.phase {
+            Phase::GameOver => return Err(RuleError::GameOver),
+            Phase::HandOver => {}
+            _ => return Err(RuleError::HandInProgress),
+        }
+        let dealer_won = self
+            .result
+            .is_some_and(|r| r.winners.get(self.dealer as usize).copied().unwrap_or(false));
+        let next_dealer = if dealer_won { self.dealer } else { (self.dealer + 1) % self.rules.players };
+        let next_hand = self.hand_number.saturating_add(1);
+        let (wall, len) = shuffled_wall(&self.rules, self.seed, next_hand);
+        let mut next = self.clone();
+        next.hand_number = next_hand;
+        next.dealer = next_dealer;
+        next.deal(&wall[..len])?;
+        *self = next;
+        let mut ev = super::Events::new();
+        if let Some(t) = self.drawn {
+            let _ = ev.push(super::Event::Drew { seat: self.dealer, tile: t, replacement: false });
+        }
+        Ok(ev)
+    }
+
+    /// The rules of this game.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The game seed (each hand's wall derives from it and the hand number).
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// What the game waits for.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// Whether the last hand has ended.
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::GameOver
+    }
+
+    /// Scores by seat (seats beyond `rules.players` stay 0).
+    pub fn scores(&self) -> [i32; 4] {
+        self.scores
+    }
+
+    /// The number of the current hand, from 0.
+    pub fn hand_number(&self) -> u16 {
+        self.hand_number
+    }
+
+    /// The dealer of the current hand.
+    pub fn dealer(&self) -> u8 {
+        self.dealer
+    }
+
+    /// The seat on turn (during a claim window: the seat whose tile is claimable).
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// The closed hand of `seat`, if the seat exists.
+    pub fn hand(&self, seat: u8) -> Option<&TileCounts> {
+        self.hands.get(seat as usize).filter(|_| seat < self.rules.players)
+    }
+
+    /// The melds of `seat` in the order they were made.
+    pub fn melds(&self, seat: u8) -> &[Meld] {
+        self.melds.get(seat as usize).map_or(&[], |m| m.as_slice())
+    }
+
+    /// The discards of `seat` in order.
+    pub fn discards(&self, seat: u8) -> &[Discard] {
+        self.discards.get(seat as usize).map_or(&[], |d| d.as_slice())
+    }
+
+    /// The tile the seat on turn just drew (not after a call).
+    pub fn drawn(&self) -> Option<Tile> {
+        self.drawn
+    }
+
+    /// Tiles left in the live wall.
+    pub fn live_wall_remaining(&self) -> u8 {
+        self.live_end.saturating_sub(self.draw_pos)
+    }
+
+    /// Kans declared this hand, all players together.
+    pub fn kans(&self) -> u8 {
+        self.kans
+    }
+
+    /// The result of the hand once it ended.
+    pub fn last_result(&self) -> Option<&HandResult> {
+        self.result.as_ref()
+    }
+
+    /// The actions applied in this hand so far, with their seats.
+    pub fn actions(&self) -> &[(u8, Action)] {
+        &self.log
+    }
+
+    /// The claimable tile and its discarder while a claim window is open.
+    pub fn pending_claim(&self) -> Option<(Tile, u8)> {
+        (self.phase == Phase::Claim).then_some((self.claim.tile, self.claim.from))
+    }
+
+    /// The wall of this hand (deal, live wall, dead wall).
+    pub fn wall(&self) -> &[Tile] {
+        self.wall.get(..self.wall_len as usize).unwrap_or(&[])
+    }
+}
+
+/// The shuffled wall of hand `hand_number` of the game with `seed`.
+pub(crate) fn shuffled_wall(rules: &Rules, seed: u64, hand_number: u16) -> ([Tile; MAX_WALL], usize) {
+    let mut wall = [Tile::EAST; MAX_WALL];
+    let mut len = 0;
+    for t in rules.tile_set.tiles() {
+        for _ in 0..4 {
+            if let Some(slot) = wall.get_mut(len) {
+                *slot = t;
+                len += 1;
+            }
+        }
+    }
+    let mut rng = Rng::new(Rng::derive_seed(seed, hand_number as u64));
+    rng.shuffle(&mut wall[..len]);
+    (wall, len)
+}
