@@ -43,6 +43,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod bots;
 pub mod efficiency;
 pub mod game;
 pub mod notation;

@@ -1,6 +1,7 @@
 //! `host-trainer`: the host command-line tool. Each subcommand lives in its own module.
 use clap::{Parser, Subcommand};
 
+mod arena_cmd;
 mod shanten_cmd;
 
 /// Mahjong decision support: tile efficiency, bots, self-play training and advice.
@@ -15,11 +16,14 @@ struct Cli {
 enum Command {
     /// Shanten (and ukeire) of hands in mpsz notation, one per line on stdin or as arguments.
     Shanten(shanten_cmd::Args),
+    /// Plays bots against each other (duplicate by default) and reports per-bot statistics.
+    Arena(arena_cmd::Args),
 }
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
+        Command::Arena(args) => arena_cmd::run(args),
     }
 }

@@ -1,0 +1,177 @@
+//! The arena: plays many hands between bots, in parallel and deterministically, and
+//! reports per-bot statistics with 95 % confidence intervals.
+//!
+//! **Duplicate mode** (default): every wall is played once per rotation of the seat
+//! assignment (`players` rotations), so each bot sits in each seat — dealer included —
+//! on the same tiles and the luck of the wall cancels. Statistics are estimated over
+//! walls as clusters ([`stats`]).
+//!
+//! **Determinism**: hand `i` uses a wall seed derived only from `(seed, i)` and bot
+//! seeds derived from the wall seed, rotation and seat; results are aggregated in hand
+//! order. The report is therefore identical for any number of threads.
+
+pub mod report;
+pub mod stats;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use anyhow::{bail, Context, Result};
+use engine::bots::{play_hand, Agent, EfficiencyBot, HandSummary, RandomBot};
+use engine::game::{Action, Game, LegalActions, Observation};
+use engine::rng::Rng;
+use engine::Rules;
+use rayon::prelude::*;
+
+pub use report::{ArenaReport, KindReport};
+
+/// A bot the arena can seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BotSpec {
+    /// [`RandomBot`] with its default call probability.
+    Random,
+    /// [`EfficiencyBot`].
+    Efficiency,
+}
+
+impl BotSpec {
+    /// Parses `random` / `rand` or `eff` / `efficiency`.
+    pub fn parse(name: &str) -> Result<BotSpec> {
+        match name.trim() {
+            "random" | "rand" => Ok(BotSpec::Random),
+            "eff" | "efficiency" => Ok(BotSpec::Efficiency),
+            other => bail!("unknown bot {other:?} (expected random or eff)"),
+        }
+    }
+
+    /// Short name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotSpec::Random => "random",
+            BotSpec::Efficiency => "eff",
+        }
+    }
+
+    fn make(self, seed: u64) -> Seated {
+        match self {
+            BotSpec::Random => Seated::Random(RandomBot::new(seed)),
+            BotSpec::Efficiency => Seated::Efficiency(EfficiencyBot),
+        }
+    }
+}
+
+/// A bot in a seat (an enum rather than `Box<dyn Agent>`: no allocation per hand).
+enum Seated {
+    Random(RandomBot),
+    Efficiency(EfficiencyBot),
+}
+
+impl Agent for Seated {
+    fn act(&mut self, obs: &Observation, legal: &LegalActions) -> Action {
+        match self {
+            Seated::Random(b) => b.act(obs, legal),
+            Seated::Efficiency(b) => b.act(obs, legal),
+        }
+    }
+}
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct ArenaConfig {
+    /// The rules; `hands_per_game` is ignored (every hand is dealt fresh, seat 0 deals).
+    pub rules: Rules,
+    /// The bot in each seat (rotated in duplicate mode).
+    pub seats: Vec<BotSpec>,
+    /// Hands to play; in duplicate mode rounded up to a multiple of the player count.
+    pub hands: u64,
+    /// Master seed.
+    pub seed: u64,
+    /// Rotate seat assignments over each wall.
+    pub duplicate: bool,
+}
+
+impl ArenaConfig {
+    /// Rotations per wall.
+    pub fn rotations(&self) -> u64 {
+        if self.duplicate {
+            self.rules.players as u64
+        } else {
+            1
+        }
+    }
+
+    /// Number of walls (clusters) played.
+    pub fn walls(&self) -> u64 {
+        self.hands.div_ceil(self.rotations())
+    }
+
+    fn validate(&self) -> Result<()> {
+        self.rules.validate().map_err(|e| anyhow::anyhow!("invalid rules: {e}"))?;
+        if self.seats.len() != self.rules.players as usize {
+            bail!(
+                "{} seats given but the rules have {} players",
+                self.seats.len(),
+                self.rules.players
+            );
+        }
+        if self.hands == 0 {
+            bail!("--hands must be at least 1");
+        }
+        Ok(())
+    }
+}
+
+/// One played hand: which bot sat where, and what happened.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayedHand {
+    /// Index into `ArenaConfig::seats` of the bot in each seat.
+    pub seat_bot: [usize; 4],
+    /// The outcome.
+    pub summary: HandSummary,
+}
+
+/// Plays wall `wall` in every rotation.
+fn play_wall(cfg: &ArenaConfig, wall: u64) -> Result<Vec<PlayedHand>> {
+    let mut rules = cfg.rules;
+    rules.hands_per_game = 1;
+    let players = rules.players as usize;
+    let wall_seed = Rng::derive_seed(cfg.seed, wall);
+    let mut out = Vec::with_capacity(cfg.rotations() as usize);
+    for rotation in 0..cfg.rotations() as usize {
+        let mut seat_bot = [0usize; 4];
+        for (s, b) in seat_bot.iter_mut().enumerate().take(players) {
+            *b = (s + rotation) % players;
+        }
+        let mut agents: Vec<Seated> = (0..players)
+            .map(|s| {
+                let bot_seed = Rng::derive_seed(wall_seed, (rotation * 4 + s) as u64 + 1);
+                cfg.seats[seat_bot[s]].make(bot_seed)
+            })
+            .collect();
+        let mut game = Game::new(rules, wall_seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let summary = play_hand(&mut game, &mut agents)
+            .map_err(|e| anyhow::anyhow!("{e}"))
+            .with_context(|| format!("wall {wall} (seed {wall_seed}), rotation {rotation}"))?;
+        out.push(PlayedHand { seat_bot, summary });
+    }
+    Ok(out)
+}
+
+/// Plays the configured hands on the current rayon pool and reports. `on_wall` is called
+/// after each wall (for a progress bar); `stop` aborts early when set.
+pub fn run(cfg: &ArenaConfig, on_wall: &(dyn Fn() + Sync), stop: &AtomicBool) -> Result<ArenaReport> {
+    cfg.validate()?;
+    let start = std::time::Instant::now();
+    let walls: Vec<Result<Vec<PlayedHand>>> = (0..cfg.walls())
+        .into_par_iter()
+        .map(|w| {
+            if stop.load(Ordering::Relaxed) {
+                return Ok(Vec::new());
+            }
+            let r = play_wall(cfg, w);
+            on_wall();
+            r
+        })
+        .collect();
+    let walls: Vec<Vec<PlayedHand>> = walls.into_iter().collect::<Result<_>>()?;
+    Ok(ArenaReport::from_walls(cfg, &walls, start.elapsed().as_secs_f64()))
+}

@@ -1,0 +1,80 @@
+//! Arena sanity checks at a modest number of hands.
+
+use std::sync::atomic::AtomicBool;
+
+use host_trainer::arena::{self, ArenaConfig, ArenaReport, BotSpec};
+
+fn play(seats: &[BotSpec], rules: engine::Rules, hands: u64, seed: u64, threads: usize) -> ArenaReport {
+    let cfg = ArenaConfig { rules, seats: seats.to_vec(), hands, seed, duplicate: true };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    pool.install(|| arena::run(&cfg, &|| {}, &AtomicBool::new(false))).unwrap()
+}
+
+#[test]
+fn efficiency_beats_random_by_a_wide_margin() {
+    use BotSpec::*;
+    for rules in [engine::Rules::sanma(), engine::Rules::four_player()] {
+        let mut seats = vec![Efficiency];
+        seats.resize(rules.players as usize, Random);
+        let r = play(&seats, rules, 600, 7, 2);
+        let eff = r.kind("eff").unwrap();
+        let rnd = r.kind("random").unwrap();
+        // Wide margin: the intervals are far apart, not just the means.
+        assert!(eff.win_rate.low > 3.0 * rnd.win_rate.high, "{}", r.table());
+        assert!(eff.points_per_hand.low > 0.0, "{}", r.table());
+        assert!(rnd.points_per_hand.high < 0.0, "{}", r.table());
+        // Duplicate rotation: every bot kind played every seat equally often.
+        assert_eq!(eff.seat_hands, r.hands);
+        assert_eq!(rnd.seat_hands, r.hands * (rules.players as u64 - 1));
+    }
+}
+
+#[test]
+fn a_bot_against_copies_of_itself_gets_an_equal_share() {
+    for spec in [BotSpec::Efficiency, BotSpec::Random] {
+        let r = play(&[spec; 3], engine::Rules::sanma(), 900, 3, 2);
+        let all = &r.kinds[0];
+        assert!(all.points_per_hand.mean.abs() < 1e-9, "{}", r.table());
+        assert_eq!(r.entrants.len(), 3);
+        for e in &r.entrants {
+            // Each copy played every seat of every wall, so all copies saw the same
+            // tiles from the same seats: their shares agree within noise.
+            assert!((e.win_rate.mean - all.win_rate.mean).abs() < 0.04, "{}", r.table());
+            assert!(e.win_rate.low < all.win_rate.mean && all.win_rate.mean < e.win_rate.high, "{}", r.table());
+        }
+    }
+}
+
+#[test]
+fn mixed_line_up_conserves_points() {
+    let r = play(&[BotSpec::Efficiency, BotSpec::Efficiency, BotSpec::Random], engine::Rules::sanma(), 600, 11, 2);
+    let eff = r.kind("eff").unwrap();
+    let rnd = r.kind("random").unwrap();
+    assert_eq!(eff.seat_hands, 2 * rnd.seat_hands);
+    let total = eff.points_per_hand.mean * eff.seat_hands as f64 + rnd.points_per_hand.mean * rnd.seat_hands as f64;
+    assert!(total.abs() < 1e-6);
+}
+
+#[test]
+fn report_does_not_depend_on_thread_count() {
+    let seats = [BotSpec::Efficiency, BotSpec::Random, BotSpec::Random];
+    let a = play(&seats, engine::Rules::sanma(), 90, 5, 1);
+    let b = play(&seats, engine::Rules::sanma(), 90, 5, 2);
+    let strip = |r: &ArenaReport| serde_json::to_string(&r.kinds).unwrap();
+    assert_eq!(strip(&a), strip(&b));
+    assert_eq!(a.hands, 90);
+}
+
+#[test]
+fn bad_configuration_is_an_error() {
+    let cfg = ArenaConfig {
+        rules: engine::Rules::sanma(),
+        seats: vec![BotSpec::Random; 4],
+        hands: 10,
+        seed: 1,
+        duplicate: true,
+    };
+    let err = arena::run(&cfg, &|| {}, &AtomicBool::new(false)).unwrap_err();
+    assert!(err.to_string().contains("4 seats"), "{err}");
+    assert!(BotSpec::parse("genius").is_err());
+}
