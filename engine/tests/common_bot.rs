@@ -1,0 +1,119 @@
+// Shared by the integration tests (included with `mod`); not a test target itself.
+#![allow(dead_code)]
+
+use engine::game::{check_invariants, Action, Event, Game, HandEndKind, Phase};
+use engine::rng::Rng;
+use engine::rules::Rules;
+
+/// What happened over many random games, to check the tests reach every rule.
+#[derive(Default, Debug, Clone, Copy)]
+pub struct Stats {
+    pub games: u64,
+    pub hands: u64,
+    pub actions: u64,
+    pub tsumo: u64,
+    pub ron: u64,
+    pub multi_ron: u64,
+    pub draws: u64,
+    pub pon: u64,
+    pub chi: u64,
+    pub open_kan: u64,
+    pub closed_kan: u64,
+    pub added_kan: u64,
+    pub robbed: u64,
+    pub seven_pairs: u64,
+    pub orphans: u64,
+}
+
+/// Picks a random legal action for a random awaited seat, taking wins half the time.
+pub fn random_step(g: &Game, rng: &mut Rng) -> (u8, Action) {
+    let seats = g.seats_to_act();
+    let seat = seats[rng.below(seats.len() as u32) as usize];
+    let legal = g.legal_actions(seat);
+    assert!(!legal.is_empty(), "awaited seat {seat} has no legal action");
+    for win in [Action::Tsumo, Action::Ron] {
+        if legal.contains(win) && rng.below(2) == 0 {
+            return (seat, win);
+        }
+    }
+    let a = legal.as_slice()[rng.below(legal.len() as u32) as usize];
+    (seat, a)
+}
+
+/// Plays one complete random game, checking invariants after every action when `check`;
+/// `on_hand_end` sees the game at the end of every hand.
+pub fn play_game(rules: Rules, seed: u64, check: bool, stats: &mut Stats, mut on_hand_end: impl FnMut(&Game)) {
+    let mut g = Game::new(rules, seed).expect("valid rules");
+    let mut rng = Rng::new(seed ^ 0x5EED_B07);
+    if check {
+        check_invariants(&g).expect("invariants at deal");
+    }
+    stats.games += 1;
+    loop {
+        match g.phase() {
+            Phase::GameOver => {
+                on_hand_end(&g);
+                break;
+            }
+            Phase::HandOver => {
+                on_hand_end(&g);
+                g.start_next_hand().expect("next hand");
+                if check {
+                    check_invariants(&g).expect("invariants at deal");
+                }
+            }
+            Phase::Turn | Phase::Claim => {
+                let (seat, a) = random_step(&g, &mut rng);
+                let robbing = g.phase() == Phase::Claim && g.observation(seat).map(|o| o.pending.is_some_and(|p| p.added_kan)).unwrap_or(false);
+                let events = g.apply(seat, a).expect("legal action applies");
+                stats.actions += 1;
+                if check {
+                    if let Err(v) = check_invariants(&g) {
+                        panic!("invariant violated after {seat}:{a:?} (seed {seed}): {v}\n{g:?}");
+                    }
+                }
+                let mut winners = 0;
+                for e in &events {
+                    match e {
+                        Event::Called { meld, .. } => match meld.kind {
+                            engine::game::MeldKind::Chi => stats.chi += 1,
+                            engine::game::MeldKind::Pon => stats.pon += 1,
+                            engine::game::MeldKind::OpenKan => stats.open_kan += 1,
+                            engine::game::MeldKind::ClosedKan => stats.closed_kan += 1,
+                            engine::game::MeldKind::AddedKan => stats.added_kan += 1,
+                        },
+                        Event::Won { from, shape, .. } => {
+                            winners += 1;
+                            if from.is_some() {
+                                stats.ron += 1;
+                                if robbing {
+                                    stats.robbed += 1;
+                                }
+                            } else {
+                                stats.tsumo += 1;
+                            }
+                            match shape {
+                                engine::game::WinShape::SevenPairs => stats.seven_pairs += 1,
+                                engine::game::WinShape::ThirteenOrphans => stats.orphans += 1,
+                                engine::game::WinShape::Regular => {}
+                            }
+                        }
+                        Event::HandEnded(r) => {
+                            stats.hands += 1;
+                            assert_eq!(r.deltas.iter().sum::<i32>(), 0);
+                            if r.kind == HandEndKind::ExhaustiveDraw {
+                                stats.draws += 1;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if winners > 1 {
+                    stats.multi_ron += 1;
+                }
+            }
+        }
+    }
+    let total: i32 = g.scores().iter().sum();
+    assert_eq!(total, rules.players as i32 * rules.starting_points);
+}
