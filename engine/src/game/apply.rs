@@ -133,6 +133,8 @@ impl Game {
     }
 
     fn complete_added_kan(&mut self, seat: u8, t: Tile, ev: &mut Events) {
+        // The tile leaves the robbing window for the meld (invariants count it there).
+        self.claim.robbing = false;
         let mut made = None;
         if let Some(ms) = self.melds.get_mut(seat as usize) {
             if let Some(m) = ms.iter_mut().find(|m| m.kind == MeldKind::Pon && m.tile == t) {

@@ -138,7 +138,8 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
             return Err(InvariantViolation::HandSize { seat: seat as u8, tiles: closed.min(255) as u8 });
         }
     }
-    if game.phase == Phase::Claim && game.claim.robbing {
+    // An added-kan tile in a robbing window (or robbed by the win that ended the hand).
+    if game.claim.robbing {
         add(game.claim.tile, 1);
     }
     let full = rules.tile_set.full_counts();

@@ -83,8 +83,9 @@ impl Game {
             from: self.claim.from,
             added_kan: self.claim.robbing,
         });
-        if let Some(p) = pending.filter(|p| p.added_kan) {
-            if let Some(c) = seen.get_mut(p.tile.index()) {
+        // An added-kan tile is in the open while it can be robbed (and after it was).
+        if self.claim.robbing {
+            if let Some(c) = seen.get_mut(self.claim.tile.index()) {
                 *c += 1;
             }
         }
