@@ -434,6 +434,16 @@ impl Game {
         (self.phase == Phase::Claim).then_some((self.claim.tile, self.claim.from))
     }
 
+    /// The tiles still in the live wall, in draw order (hidden information).
+    pub fn live_wall(&self) -> &[Tile] {
+        self.wall.get(self.draw_pos as usize..self.live_end as usize).unwrap_or(&[])
+    }
+
+    /// The dead wall; replacement draws take its last tile first (hidden information).
+    pub fn dead_wall(&self) -> &[Tile] {
+        self.wall.get(self.live_end as usize..self.dead_end as usize).unwrap_or(&[])
+    }
+
     /// The wall of this hand (deal, live wall, dead wall).
     pub fn wall(&self) -> &[Tile] {
         self.wall.get(..self.wall_len as usize).unwrap_or(&[])
