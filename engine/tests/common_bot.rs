@@ -48,7 +48,10 @@ pub fn random_step(g: &Game, rng: &mut Rng) -> (u8, Action) {
     assert!(!legal.is_empty(), "awaited seat {seat} has no legal action");
     if g.live_wall_remaining() == 0 {
         assert!(
-            legal.iter().all(|a| matches!(a, Action::Discard(_) | Action::Tsumo | Action::Ron | Action::Pass)),
+            legal.iter().all(|a| matches!(
+                a,
+                Action::Discard(_) | Action::Tsumo | Action::Ron | Action::Pass
+            )),
             "no call or kan once the live wall is empty: {:?}",
             legal.as_slice()
         );
@@ -95,9 +98,15 @@ pub fn check_observation(g: &Game, seat: u8) {
 
 /// Plays one complete random game, checking invariants after every action when `check`;
 /// `on_hand_end` sees the game at the end of every hand.
-pub fn play_game(rules: Rules, seed: u64, check: bool, stats: &mut Stats, mut on_hand_end: impl FnMut(&Game)) {
+pub fn play_game(
+    rules: Rules,
+    seed: u64,
+    check: bool,
+    stats: &mut Stats,
+    mut on_hand_end: impl FnMut(&Game),
+) {
     let mut g = Game::new(rules, seed).expect("valid rules");
-    let mut rng = Rng::new(seed ^ 0x5EED_B07);
+    let mut rng = Rng::new(seed ^ 0x05EE_DB07);
     if check {
         check_invariants(&g).expect("invariants at deal");
     }
@@ -117,7 +126,10 @@ pub fn play_game(rules: Rules, seed: u64, check: bool, stats: &mut Stats, mut on
             }
             Phase::Turn | Phase::Claim => {
                 let (seat, a) = random_step(&g, &mut rng);
-                let robbing = g.phase() == Phase::Claim && g.observation(seat).map(|o| o.pending.is_some_and(|p| p.added_kan)).unwrap_or(false);
+                let robbing = g.phase() == Phase::Claim
+                    && g.observation(seat)
+                        .map(|o| o.pending.is_some_and(|p| p.added_kan))
+                        .unwrap_or(false);
                 let events = g.apply(seat, a).expect("legal action applies");
                 stats.actions += 1;
                 if check && stats.actions % 64 == 0 {

@@ -10,7 +10,10 @@ use engine::rules::Rules;
 fn check_round_trip(g: &Game) {
     let record = g.hand_record();
     let mut buf = [0u8; RECORD_MAX_BYTES];
-    let bytes = record.to_postcard(&mut buf).expect("postcard encode").to_vec();
+    let bytes = record
+        .to_postcard(&mut buf)
+        .expect("postcard encode")
+        .to_vec();
     let decoded = HandRecord::from_postcard(&bytes).expect("postcard decode");
     assert_eq!(decoded, record);
     let json = serde_json::to_string(&record).unwrap();
@@ -56,7 +59,10 @@ fn corrupt_records_are_errors() {
     let mut g = Game::new(Rules::sanma(), 5).unwrap();
     let mut stats = Stats::default();
     let mut rng = engine::rng::Rng::new(1);
-    while matches!(g.phase(), engine::game::Phase::Turn | engine::game::Phase::Claim) {
+    while matches!(
+        g.phase(),
+        engine::game::Phase::Turn | engine::game::Phase::Claim
+    ) {
         let (seat, a) = common_bot::random_step(&g, &mut rng);
         g.apply(seat, a).unwrap();
     }
@@ -66,7 +72,10 @@ fn corrupt_records_are_errors() {
     let bytes = record.to_postcard(&mut buf).unwrap().to_vec();
     // Truncated and garbage buffers.
     for cut in [0, 1, bytes.len() / 2, bytes.len() - 1] {
-        assert!(matches!(HandRecord::from_postcard(&bytes[..cut]), Err(RecordError::Encoding(_))));
+        assert!(matches!(
+            HandRecord::from_postcard(&bytes[..cut]),
+            Err(RecordError::Encoding(_))
+        ));
     }
     let mut flipped = bytes.clone();
     for b in flipped.iter_mut().skip(40).step_by(7) {
@@ -77,26 +86,43 @@ fn corrupt_records_are_errors() {
         let _ = r.replay();
     }
     // A tile index outside 0..34 is refused at decode time.
-    let json = serde_json::to_string(&record).unwrap().replacen("\"wall\":[", "\"wall\":[99,", 1);
+    let json = serde_json::to_string(&record)
+        .unwrap()
+        .replacen("\"wall\":[", "\"wall\":[99,", 1);
     assert!(serde_json::from_str::<HandRecord>(&json).is_err());
     // An illegal action sequence.
     let mut bad = record.clone();
     bad.actions.insert(0, (1, Action::Tsumo)).unwrap();
-    assert_eq!(bad.replay(), Err(RecordError::IllegalAction { index: 0, error: RuleError::NotYourTurn }));
+    assert_eq!(
+        bad.replay(),
+        Err(RecordError::IllegalAction {
+            index: 0,
+            error: RuleError::NotYourTurn
+        })
+    );
     // A wall that is not the tile set.
     let mut bad = record.clone();
     bad.wall[0] = bad.wall[1];
     bad.wall[2] = bad.wall[1];
     if bad.wall[0] != record.wall[0] || bad.wall[2] != record.wall[2] {
-        assert_eq!(bad.replay(), Err(RecordError::BadStart(RuleError::BadSetup)));
+        assert_eq!(
+            bad.replay(),
+            Err(RecordError::BadStart(RuleError::BadSetup))
+        );
     }
     let mut bad = record.clone();
     bad.wall.pop();
-    assert_eq!(bad.replay(), Err(RecordError::BadStart(RuleError::BadSetup)));
+    assert_eq!(
+        bad.replay(),
+        Err(RecordError::BadStart(RuleError::BadSetup))
+    );
     let mut bad = record.clone();
     bad.dealer = 3;
     assert!(bad.replay().is_err());
     // Too small an output buffer.
     let mut small = [0u8; 8];
-    assert!(matches!(record.to_postcard(&mut small), Err(RecordError::Encoding(_))));
+    assert!(matches!(
+        record.to_postcard(&mut small),
+        Err(RecordError::Encoding(_))
+    ));
 }

@@ -13,8 +13,14 @@ fuzz_target!(|data: &[u8]| {
     }
     let mut seed = [0u8; 8];
     seed.copy_from_slice(&data[..8]);
-    let rules = if data[8] & 1 == 0 { Rules::sanma() } else { Rules::four_player() };
-    let Ok(mut g) = Game::new(rules, u64::from_le_bytes(seed)) else { return };
+    let rules = if data[8] & 1 == 0 {
+        Rules::sanma()
+    } else {
+        Rules::four_player()
+    };
+    let Ok(mut g) = Game::new(rules, u64::from_le_bytes(seed)) else {
+        return;
+    };
     for pair in data[9..].chunks_exact(2) {
         match g.phase() {
             Phase::GameOver => break,

@@ -101,7 +101,11 @@ impl Game {
             phase: self.phase,
             turn: self.turn,
             hand,
-            drawn: if self.phase == Phase::Turn && self.turn == seat { self.drawn } else { None },
+            drawn: if self.phase == Phase::Turn && self.turn == seat {
+                self.drawn
+            } else {
+                None
+            },
             melds: self.melds.clone(),
             discards: self.discards.clone(),
             unseen,

@@ -60,7 +60,9 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Encoding(e) => write!(f, "record encoding: {e}"),
             RecordError::BadStart(e) => write!(f, "record cannot start a hand: {e}"),
-            RecordError::IllegalAction { index, error } => write!(f, "record action {index}: {error}"),
+            RecordError::IllegalAction { index, error } => {
+                write!(f, "record action {index}: {error}")
+            }
         }
     }
 }
@@ -70,8 +72,15 @@ impl core::error::Error for RecordError {}
 impl HandRecord {
     /// The game at the start of the recorded hand.
     pub fn start(&self) -> Result<Game, RecordError> {
-        Game::from_wall(self.rules, self.seed, &self.wall, self.dealer, self.hand_number, self.scores)
-            .map_err(RecordError::BadStart)
+        Game::from_wall(
+            self.rules,
+            self.seed,
+            &self.wall,
+            self.dealer,
+            self.hand_number,
+            self.scores,
+        )
+        .map_err(RecordError::BadStart)
     }
 
     /// Replays every action and returns the resulting game (equal to the recorded game
@@ -79,7 +88,8 @@ impl HandRecord {
     pub fn replay(&self) -> Result<Game, RecordError> {
         let mut game = self.start()?;
         for (index, &(seat, action)) in self.actions.iter().enumerate() {
-            game.apply(seat, action).map_err(|error| RecordError::IllegalAction { index, error })?;
+            game.apply(seat, action)
+                .map_err(|error| RecordError::IllegalAction { index, error })?;
         }
         Ok(game)
     }
