@@ -1,11 +1,11 @@
 //! Complete random-action games for both presets with the invariant checker after every
 //! action. Release builds play 100 000 games per preset; debug builds 2 000.
 
-mod common_bot;
+mod common;
 
 use std::time::Instant;
 
-use common_bot::{play_game, Stats};
+use common::{play_game, Stats};
 use engine::rules::Rules;
 
 fn games() -> u64 {

@@ -1,9 +1,9 @@
 //! Hand records: random hands are recorded, serialised (postcard and JSON), decoded,
 //! replayed and compared with the original final state; corrupt records are refused.
 
-mod common_bot;
+mod common;
 
-use common_bot::{play_game, Stats};
+use common::{play_game, Stats};
 use engine::game::{Action, Game, HandRecord, RecordError, RuleError, RECORD_MAX_BYTES};
 use engine::rules::Rules;
 
@@ -45,7 +45,7 @@ fn mid_hand_records_replay_too() {
     let mut g = Game::new(Rules::four_player(), 9).unwrap();
     let mut rng = engine::rng::Rng::new(3);
     for _ in 0..40 {
-        let (seat, a) = common_bot::random_step(&g, &mut rng);
+        let (seat, a) = common::random_step(&g, &mut rng);
         g.apply(seat, a).unwrap();
         if g.phase() != engine::game::Phase::Turn && g.phase() != engine::game::Phase::Claim {
             break;
@@ -63,7 +63,7 @@ fn corrupt_records_are_errors() {
         g.phase(),
         engine::game::Phase::Turn | engine::game::Phase::Claim
     ) {
-        let (seat, a) = common_bot::random_step(&g, &mut rng);
+        let (seat, a) = common::random_step(&g, &mut rng);
         g.apply(seat, a).unwrap();
     }
     let _ = &mut stats;

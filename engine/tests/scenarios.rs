@@ -747,3 +747,13 @@ fn scoring_bonuses() {
         "full flush seven pairs (1+1+3) beats regular (1+3)"
     );
 }
+
+#[test]
+fn absurd_score_tables_do_not_panic() {
+    let mut rules = Rules::sanma();
+    rules.scoring.thirteen_orphans = i32::MAX;
+    rules.starting_points = i32::MAX;
+    let mut g = Game::from_setup(rules, &["19m19p19s1234567z", Q1, Q2], "1z", "", 0).unwrap();
+    apply(&mut g, 0, Action::Tsumo);
+    assert_eq!(g.phase(), Phase::HandOver);
+}

@@ -322,18 +322,25 @@ impl Game {
                 *won = true;
                 *value = win.value;
             }
+            // Wrapping arithmetic: absurd score tables must not panic; payments still
+            // cancel out exactly (modulo 2^32).
+            let deltas = &mut result.deltas;
             match from {
                 Some(f) => {
-                    result.deltas[wi] += win.value;
-                    if let Some(d) = result.deltas.get_mut(f as usize) {
-                        *d -= win.value;
+                    if let Some(d) = deltas.get_mut(wi) {
+                        *d = d.wrapping_add(win.value);
+                    }
+                    if let Some(d) = deltas.get_mut(f as usize) {
+                        *d = d.wrapping_sub(win.value);
                     }
                 }
                 None => {
-                    for p in 0..n {
-                        if p != wi {
-                            result.deltas[p] -= win.value;
-                            result.deltas[wi] += win.value;
+                    for p in (0..n).filter(|&p| p != wi) {
+                        if let Some(d) = deltas.get_mut(p) {
+                            *d = d.wrapping_sub(win.value);
+                        }
+                        if let Some(d) = deltas.get_mut(wi) {
+                            *d = d.wrapping_add(win.value);
                         }
                     }
                 }
@@ -350,7 +357,7 @@ impl Game {
             );
         }
         for (s, d) in self.scores.iter_mut().zip(result.deltas) {
-            *s += d;
+            *s = s.wrapping_add(d);
         }
         self.end_hand(result, ev);
     }

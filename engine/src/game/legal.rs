@@ -168,6 +168,9 @@ impl Game {
 
     /// Whether the seat on turn holds a winning hand (after a draw, not after a call).
     fn can_tsumo(&self, seat: u8) -> bool {
+        if self.drawn.is_none() {
+            return false;
+        }
         let s = seat as usize;
         match (self.hands.get(s), self.melds.get(s)) {
             (Some(hand), Some(melds)) => score_win(&self.rules, hand, melds, true).is_some(),

@@ -48,16 +48,17 @@ pub fn score_win(
     if !regular && !pairs {
         return None;
     }
+    // Rules are data: wrapping arithmetic keeps absurd tables from panicking.
     let mut common = table.base;
     if self_draw {
-        common += table.self_draw;
+        common = common.wrapping_add(table.self_draw);
     }
-    common += flush_bonus(rules, closed, melds);
+    common = common.wrapping_add(flush_bonus(rules, closed, melds));
     let mut best: Option<WinValue> = None;
     if regular {
         let mut v = common;
         let kans = melds.iter().filter(|m| m.kind.is_kan()).count() as i32;
-        v += kans * table.per_kan;
+        v = v.wrapping_add(kans.wrapping_mul(table.per_kan));
         let dragon_melds = melds
             .iter()
             .filter(|m| m.is_pung_or_kan() && m.tile.is_dragon())
@@ -65,9 +66,9 @@ pub fn score_win(
         let dragon_closed = closed
             .get(31..)
             .map_or(0, |d| d.iter().filter(|&&c| c == 3).count());
-        v += (dragon_melds + dragon_closed) as i32 * table.dragon_pung;
+        v = v.wrapping_add(((dragon_melds + dragon_closed) as i32).wrapping_mul(table.dragon_pung));
         if all_pungs(closed, melds) {
-            v += table.all_pungs;
+            v = v.wrapping_add(table.all_pungs);
         }
         best = Some(WinValue {
             shape: WinShape::Regular,
@@ -75,7 +76,7 @@ pub fn score_win(
         });
     }
     if pairs {
-        let v = common + table.seven_pairs;
+        let v = common.wrapping_add(table.seven_pairs);
         if best.map_or(true, |b| v > b.value) {
             best = Some(WinValue {
                 shape: WinShape::SevenPairs,
