@@ -126,3 +126,29 @@ fn corrupt_records_are_errors() {
         Err(RecordError::Encoding(_))
     ));
 }
+
+#[test]
+fn game_records_replay_exactly() {
+    use engine::game::{GameRecord, Phase};
+    for (rules, seed) in [(Rules::sanma(), 11u64), (Rules::four_player(), 12)] {
+        let mut g = Game::new(rules, seed).unwrap();
+        let mut rec: GameRecord<4096> = GameRecord::new(rules, seed);
+        let mut rng = engine::rng::Rng::new(seed);
+        loop {
+            match g.phase() {
+                Phase::GameOver => break,
+                Phase::HandOver => {
+                    g.start_next_hand().unwrap();
+                }
+                _ => {
+                    let (seat, a) = common::random_step(&g, &mut rng);
+                    g.apply(seat, a).unwrap();
+                    rec.push(seat, a).unwrap();
+                }
+            }
+        }
+        let bytes = postcard::to_allocvec(&rec).unwrap();
+        let back: GameRecord<4096> = postcard::from_bytes(&bytes).unwrap();
+        assert_eq!(back.replay().unwrap(), g);
+    }
+}
