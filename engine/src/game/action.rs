@@ -103,7 +103,10 @@ pub struct LegalActions {
 impl LegalActions {
     /// No legal action.
     pub const fn new() -> LegalActions {
-        LegalActions { bits: [0; 3], list: heapless::Vec::new() }
+        LegalActions {
+            bits: [0; 3],
+            list: heapless::Vec::new(),
+        }
     }
 
     /// Adds an action (ignored when already present; the capacity bound above makes the
@@ -121,7 +124,9 @@ impl LegalActions {
     /// Whether `action` is legal.
     pub fn contains(&self, action: Action) -> bool {
         let i = action.index();
-        self.bits.get(i / 64).is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
     }
 
     /// Iterates over the legal actions in the order they were found (index order within
@@ -147,7 +152,11 @@ impl LegalActions {
 
     /// The legal actions as a flat mask over the action index space.
     pub fn mask(&self) -> [bool; NUM_ACTIONS] {
-        core::array::from_fn(|i| self.bits.get(i / 64).is_some_and(|w| w & (1u64 << (i % 64)) != 0))
+        core::array::from_fn(|i| {
+            self.bits
+                .get(i / 64)
+                .is_some_and(|w| w & (1u64 << (i % 64)) != 0)
+        })
     }
 
     /// The raw bitset: bit `i % 64` of word `i / 64` is action index `i`.

@@ -37,7 +37,9 @@ impl Game {
     }
 
     fn hand_mut(&mut self, seat: u8, t: Tile) -> Option<&mut u8> {
-        self.hands.get_mut(seat as usize).and_then(|h| h.get_mut(t.index()))
+        self.hands
+            .get_mut(seat as usize)
+            .and_then(|h| h.get_mut(t.index()))
     }
 
     fn remove(&mut self, seat: u8, t: Tile, n: u8) {
@@ -63,7 +65,10 @@ impl Game {
             Action::Discard(t) => {
                 self.remove(seat, t, 1);
                 if let Some(d) = self.discards.get_mut(seat as usize) {
-                    let _ = d.push(Discard { tile: t, claimed: false });
+                    let _ = d.push(Discard {
+                        tile: t,
+                        claimed: false,
+                    });
                 }
                 self.drawn = None;
                 self.after_call = false;
@@ -78,7 +83,16 @@ impl Game {
             Action::ClosedKan(t) => {
                 self.remove(seat, t, 4);
                 self.drawn = None;
-                self.add_meld(seat, Meld { kind: MeldKind::ClosedKan, tile: t, from: None, claimed: None }, ev);
+                self.add_meld(
+                    seat,
+                    Meld {
+                        kind: MeldKind::ClosedKan,
+                        tile: t,
+                        from: None,
+                        claimed: None,
+                    },
+                    ev,
+                );
                 self.replacement(seat, ev);
             }
             Action::AddedKan(t) => {
@@ -98,7 +112,13 @@ impl Game {
     /// Opens a claim window on `tile`, or moves on when nobody can claim it.
     fn open_claim(&mut self, tile: Tile, from: u8, robbing: bool, ev: &mut Events) {
         let options = self.claim_options(tile, from, robbing);
-        self.claim = Claim { tile, from, robbing, options, answers: [None; MAX_PLAYERS] };
+        self.claim = Claim {
+            tile,
+            from,
+            robbing,
+            options,
+            answers: [None; MAX_PLAYERS],
+        };
         self.turn = from;
         if options.iter().any(|o| o.any()) {
             self.phase = Phase::Claim;
@@ -117,7 +137,14 @@ impl Game {
         }
         let next = (from + 1) % self.rules.players;
         match self.draw_live(next) {
-            Some(t) => emit(ev, Event::Drew { seat: next, tile: t, replacement: false }),
+            Some(t) => emit(
+                ev,
+                Event::Drew {
+                    seat: next,
+                    tile: t,
+                    replacement: false,
+                },
+            ),
             None => {
                 let result = HandResult {
                     kind: HandEndKind::ExhaustiveDraw,
@@ -133,9 +160,14 @@ impl Game {
     }
 
     fn complete_added_kan(&mut self, seat: u8, t: Tile, ev: &mut Events) {
+        // The tile leaves the robbing window for the meld (invariants count it there).
+        self.claim.robbing = false;
         let mut made = None;
         if let Some(ms) = self.melds.get_mut(seat as usize) {
-            if let Some(m) = ms.iter_mut().find(|m| m.kind == MeldKind::Pon && m.tile == t) {
+            if let Some(m) = ms
+                .iter_mut()
+                .find(|m| m.kind == MeldKind::Pon && m.tile == t)
+            {
                 m.kind = MeldKind::AddedKan;
                 made = Some(*m);
             }
@@ -149,7 +181,14 @@ impl Game {
 
     fn replacement(&mut self, seat: u8, ev: &mut Events) {
         if let Some(t) = self.draw_replacement(seat) {
-            emit(ev, Event::Drew { seat, tile: t, replacement: true });
+            emit(
+                ev,
+                Event::Drew {
+                    seat,
+                    tile: t,
+                    replacement: true,
+                },
+            );
         }
     }
 
@@ -179,12 +218,28 @@ impl Game {
             self.settle_win(&winners, Some(from), tile, ev);
             return;
         }
-        if let Some(s) = order.clone().find(|&s| matches!(answer(s), Some(Action::Pon | Action::OpenKan))) {
+        if let Some(s) = order
+            .clone()
+            .find(|&s| matches!(answer(s), Some(Action::Pon | Action::OpenKan)))
+        {
             let kan = answer(s) == Some(Action::OpenKan);
             self.mark_claimed(from);
-            let (kind, take) = if kan { (MeldKind::OpenKan, 3) } else { (MeldKind::Pon, 2) };
+            let (kind, take) = if kan {
+                (MeldKind::OpenKan, 3)
+            } else {
+                (MeldKind::Pon, 2)
+            };
             self.remove(s, tile, take);
-            self.add_meld(s, Meld { kind, tile, from: Some(from), claimed: Some(tile) }, ev);
+            self.add_meld(
+                s,
+                Meld {
+                    kind,
+                    tile,
+                    from: Some(from),
+                    claimed: Some(tile),
+                },
+                ev,
+            );
             self.turn = s;
             self.phase = Phase::Turn;
             self.drawn = None;
@@ -207,7 +262,16 @@ impl Game {
                     }
                 }
             }
-            self.add_meld(s, Meld { kind: MeldKind::Chi, tile: low, from: Some(from), claimed: Some(tile) }, ev);
+            self.add_meld(
+                s,
+                Meld {
+                    kind: MeldKind::Chi,
+                    tile: low,
+                    from: Some(from),
+                    claimed: Some(tile),
+                },
+                ev,
+            );
             self.turn = s;
             self.phase = Phase::Turn;
             self.drawn = None;
@@ -218,7 +282,11 @@ impl Game {
     }
 
     fn mark_claimed(&mut self, from: u8) {
-        if let Some(d) = self.discards.get_mut(from as usize).and_then(|d| d.last_mut()) {
+        if let Some(d) = self
+            .discards
+            .get_mut(from as usize)
+            .and_then(|d| d.last_mut())
+        {
             d.claimed = true;
         }
     }
@@ -248,41 +316,68 @@ impl Game {
             let Some(win) = score_win(&self.rules, &closed, melds, from.is_none()) else {
                 continue;
             };
-            if let (Some(won), Some(value)) = (result.winners.get_mut(wi), result.values.get_mut(wi)) {
+            if let (Some(won), Some(value)) =
+                (result.winners.get_mut(wi), result.values.get_mut(wi))
+            {
                 *won = true;
                 *value = win.value;
             }
+            // Wrapping arithmetic: absurd score tables must not panic; payments still
+            // cancel out exactly (modulo 2^32).
+            let deltas = &mut result.deltas;
             match from {
                 Some(f) => {
-                    result.deltas[wi] += win.value;
-                    if let Some(d) = result.deltas.get_mut(f as usize) {
-                        *d -= win.value;
+                    if let Some(d) = deltas.get_mut(wi) {
+                        *d = d.wrapping_add(win.value);
+                    }
+                    if let Some(d) = deltas.get_mut(f as usize) {
+                        *d = d.wrapping_sub(win.value);
                     }
                 }
                 None => {
-                    for p in 0..n {
-                        if p != wi {
-                            result.deltas[p] -= win.value;
-                            result.deltas[wi] += win.value;
+                    for p in (0..n).filter(|&p| p != wi) {
+                        if let Some(d) = deltas.get_mut(p) {
+                            *d = d.wrapping_sub(win.value);
+                        }
+                        if let Some(d) = deltas.get_mut(wi) {
+                            *d = d.wrapping_add(win.value);
                         }
                     }
                 }
             }
-            emit(ev, Event::Won { seat: w, from, tile, shape: win.shape, value: win.value });
+            emit(
+                ev,
+                Event::Won {
+                    seat: w,
+                    from,
+                    tile,
+                    shape: win.shape,
+                    value: win.value,
+                },
+            );
         }
         for (s, d) in self.scores.iter_mut().zip(result.deltas) {
-            *s += d;
+            *s = s.wrapping_add(d);
         }
         self.end_hand(result, ev);
     }
 
     fn end_hand(&mut self, result: HandResult, ev: &mut Events) {
         self.result = Some(result);
-        self.drawn = if result.discarder.is_none() && result.kind == HandEndKind::Win { self.drawn } else { None };
+        self.drawn = if result.discarder.is_none() && result.kind == HandEndKind::Win {
+            self.drawn
+        } else {
+            None
+        };
         emit(ev, Event::HandEnded(result));
         if self.hand_number.saturating_add(1) >= self.rules.hands_per_game {
             self.phase = Phase::GameOver;
-            emit(ev, Event::GameEnded { scores: self.scores });
+            emit(
+                ev,
+                Event::GameEnded {
+                    scores: self.scores,
+                },
+            );
         } else {
             self.phase = Phase::HandOver;
         }

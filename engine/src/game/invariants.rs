@@ -46,10 +46,19 @@ pub enum InvariantViolation {
 impl fmt::Display for InvariantViolation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            InvariantViolation::TileCount { tile, found, expected } => {
-                write!(f, "{found} tiles of {tile} accounted for, the set has {expected}")
+            InvariantViolation::TileCount {
+                tile,
+                found,
+                expected,
+            } => {
+                write!(
+                    f,
+                    "{found} tiles of {tile} accounted for, the set has {expected}"
+                )
             }
-            InvariantViolation::HandSize { seat, tiles } => write!(f, "seat {seat} holds {tiles} tiles"),
+            InvariantViolation::HandSize { seat, tiles } => {
+                write!(f, "seat {seat} holds {tiles} tiles")
+            }
             InvariantViolation::EmptySeat { seat } => write!(f, "unused seat {seat} holds tiles"),
             InvariantViolation::Wall => f.write_str("wall positions inconsistent"),
             InvariantViolation::Kans => f.write_str("kan count inconsistent"),
@@ -67,8 +76,12 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     let rules = &game.rules;
     let n = rules.players as usize;
     // Wall positions.
-    let (draw, live, dead, len) =
-        (game.draw_pos as usize, game.live_end as usize, game.dead_end as usize, game.wall_len as usize);
+    let (draw, live, dead, len) = (
+        game.draw_pos as usize,
+        game.live_end as usize,
+        game.dead_end as usize,
+        game.wall_len as usize,
+    );
     if !(draw <= live && live <= dead && dead <= len && len <= game.wall.len())
         || dead - live != rules.dead_wall as usize
         || len != rules.tile_set.num_tiles()
@@ -87,9 +100,11 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     }
     let mut kans = 0u8;
     for seat in 0..MAX_PLAYERS {
-        let (Some(hand), Some(melds), Some(discards)) =
-            (game.hands.get(seat), game.melds.get(seat), game.discards.get(seat))
-        else {
+        let (Some(hand), Some(melds), Some(discards)) = (
+            game.hands.get(seat),
+            game.melds.get(seat),
+            game.discards.get(seat),
+        ) else {
             return Err(InvariantViolation::Wall);
         };
         if seat >= n {
@@ -131,14 +146,20 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
             Phase::Turn => game.turn as usize == seat,
             Phase::Claim => false,
             Phase::HandOver | Phase::GameOver => game.result.is_some_and(|r| {
-                r.kind == HandEndKind::Win && r.discarder.is_none() && r.winners.get(seat).copied().unwrap_or(false)
+                r.kind == HandEndKind::Win
+                    && r.discarder.is_none()
+                    && r.winners.get(seat).copied().unwrap_or(false)
             }),
         };
         if closed != base + holds_extra as u16 {
-            return Err(InvariantViolation::HandSize { seat: seat as u8, tiles: closed.min(255) as u8 });
+            return Err(InvariantViolation::HandSize {
+                seat: seat as u8,
+                tiles: closed.min(255) as u8,
+            });
         }
     }
-    if game.phase == Phase::Claim && game.claim.robbing {
+    // An added-kan tile in a robbing window (or robbed by the win that ended the hand).
+    if game.claim.robbing {
         add(game.claim.tile, 1);
     }
     let full = rules.tile_set.full_counts();
@@ -154,8 +175,11 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     if kans != game.kans || kans > MAX_KANS {
         return Err(InvariantViolation::Kans);
     }
-    let sum: i64 = game.scores.iter().map(|&s| s as i64).sum();
-    if sum != n as i64 * rules.starting_points as i64 || game.scores.iter().skip(n).any(|&s| s != 0) {
+    // Payments wrap on absurd score tables, so conservation is checked modulo 2^32.
+    let sum = game.scores.iter().fold(0i32, |a, &s| a.wrapping_add(s));
+    if sum != (n as i32).wrapping_mul(rules.starting_points)
+        || game.scores.iter().skip(n).any(|&s| s != 0)
+    {
         return Err(InvariantViolation::Scores);
     }
     if game.turn as usize >= n {

@@ -41,7 +41,12 @@ impl Game {
         match self.phase {
             Phase::Turn if seat == self.turn => self.turn_actions(seat, &mut out),
             Phase::Claim if self.claim.awaits(seat as usize) => {
-                let o = self.claim.options.get(seat as usize).copied().unwrap_or_default();
+                let o = self
+                    .claim
+                    .options
+                    .get(seat as usize)
+                    .copied()
+                    .unwrap_or_default();
                 out.push(Action::Pass);
                 if o.ron {
                     out.push(Action::Ron);
@@ -109,15 +114,26 @@ impl Game {
                 if seat != self.turn {
                     return Err(RuleError::NotYourTurn);
                 }
-                let count = |t: Tile| self.hands.get(s).and_then(|h| h.get(t.index())).copied().unwrap_or(0);
+                let count = |t: Tile| {
+                    self.hands
+                        .get(s)
+                        .and_then(|h| h.get(t.index()))
+                        .copied()
+                        .unwrap_or(0)
+                };
                 let ok = match action {
                     Action::Discard(t) => {
                         count(t) > 0 && self.discards.get(s).is_some_and(|d| !d.is_full())
                     }
                     Action::Tsumo => !self.after_call && self.can_tsumo(seat),
-                    Action::ClosedKan(t) => !self.after_call && self.kan_possible() && count(t) == 4,
+                    Action::ClosedKan(t) => {
+                        !self.after_call && self.kan_possible() && count(t) == 4
+                    }
                     Action::AddedKan(t) => {
-                        !self.after_call && self.kan_possible() && count(t) >= 1 && self.has_pon(seat, t)
+                        !self.after_call
+                            && self.kan_possible()
+                            && count(t) >= 1
+                            && self.has_pon(seat, t)
                     }
                     _ => false,
                 };
@@ -137,7 +153,8 @@ impl Game {
                     Action::Ron => o.ron,
                     Action::Pon => o.pon,
                     Action::OpenKan => o.kan,
-                    Action::Chi(low) => (0..3u8).any(|k| o.chi & (1 << k) != 0 && chi_low(self.claim.tile, k) == Some(low)),
+                    Action::Chi(low) => (0..3u8)
+                        .any(|k| o.chi & (1 << k) != 0 && chi_low(self.claim.tile, k) == Some(low)),
                     _ => false,
                 };
                 if ok {
@@ -151,6 +168,9 @@ impl Game {
 
     /// Whether the seat on turn holds a winning hand (after a draw, not after a call).
     fn can_tsumo(&self, seat: u8) -> bool {
+        if self.drawn.is_none() {
+            return false;
+        }
         let s = seat as usize;
         match (self.hands.get(s), self.melds.get(s)) {
             (Some(hand), Some(melds)) => score_win(&self.rules, hand, melds, true).is_some(),
@@ -171,7 +191,12 @@ impl Game {
 
     /// The claims every seat may make on `tile` discarded (or added to a pon when
     /// `robbing`) by `from`.
-    pub(crate) fn claim_options(&self, tile: Tile, from: u8, robbing: bool) -> [ClaimOptions; MAX_PLAYERS] {
+    pub(crate) fn claim_options(
+        &self,
+        tile: Tile,
+        from: u8,
+        robbing: bool,
+    ) -> [ClaimOptions; MAX_PLAYERS] {
         let mut opts = [ClaimOptions::default(); MAX_PLAYERS];
         let n = self.rules.players;
         let live = self.draw_pos < self.live_end;
@@ -181,7 +206,9 @@ impl Game {
                 continue;
             }
             let s = seat as usize;
-            let (Some(hand), Some(melds), Some(o)) = (self.hands.get(s), self.melds.get(s), opts.get_mut(s)) else {
+            let (Some(hand), Some(melds), Some(o)) =
+                (self.hands.get(s), self.melds.get(s), opts.get_mut(s))
+            else {
                 continue;
             };
             let mut with: TileCounts = *hand;

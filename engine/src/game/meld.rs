@@ -22,7 +22,10 @@ pub enum MeldKind {
 impl MeldKind {
     /// Whether this meld is a kan (four tiles).
     pub const fn is_kan(self) -> bool {
-        matches!(self, MeldKind::ClosedKan | MeldKind::OpenKan | MeldKind::AddedKan)
+        matches!(
+            self,
+            MeldKind::ClosedKan | MeldKind::OpenKan | MeldKind::AddedKan
+        )
     }
 }
 

@@ -50,6 +50,6 @@ pub use event::{Event, Events, HandEndKind, HandResult, EVENTS_CAP};
 pub use invariants::{check_invariants, InvariantViolation};
 pub use meld::{Discard, Meld, MeldKind};
 pub use observation::{Observation, PendingClaim};
-pub use record::{HandRecord, RecordError, RECORD_MAX_BYTES};
+pub use record::{GameRecord, HandRecord, RecordError, RECORD_MAX_BYTES};
 pub use scoring::{score_win, WinValue};
 pub use state::{Game, Phase, DISCARD_CAP, LOG_CAP, MAX_KANS, MAX_PLAYERS, MAX_WALL};

@@ -83,8 +83,9 @@ impl Game {
             from: self.claim.from,
             added_kan: self.claim.robbing,
         });
-        if let Some(p) = pending.filter(|p| p.added_kan) {
-            if let Some(c) = seen.get_mut(p.tile.index()) {
+        // An added-kan tile is in the open while it can be robbed (and after it was).
+        if self.claim.robbing {
+            if let Some(c) = seen.get_mut(self.claim.tile.index()) {
                 *c += 1;
             }
         }
@@ -100,7 +101,11 @@ impl Game {
             phase: self.phase,
             turn: self.turn,
             hand,
-            drawn: if self.phase == Phase::Turn && self.turn == seat { self.drawn } else { None },
+            drawn: if self.phase == Phase::Turn && self.turn == seat {
+                self.drawn
+            } else {
+                None
+            },
             melds: self.melds.clone(),
             discards: self.discards.clone(),
             unseen,

@@ -60,7 +60,9 @@ impl fmt::Display for RecordError {
         match self {
             RecordError::Encoding(e) => write!(f, "record encoding: {e}"),
             RecordError::BadStart(e) => write!(f, "record cannot start a hand: {e}"),
-            RecordError::IllegalAction { index, error } => write!(f, "record action {index}: {error}"),
+            RecordError::IllegalAction { index, error } => {
+                write!(f, "record action {index}: {error}")
+            }
         }
     }
 }
@@ -70,8 +72,15 @@ impl core::error::Error for RecordError {}
 impl HandRecord {
     /// The game at the start of the recorded hand.
     pub fn start(&self) -> Result<Game, RecordError> {
-        Game::from_wall(self.rules, self.seed, &self.wall, self.dealer, self.hand_number, self.scores)
-            .map_err(RecordError::BadStart)
+        Game::from_wall(
+            self.rules,
+            self.seed,
+            &self.wall,
+            self.dealer,
+            self.hand_number,
+            self.scores,
+        )
+        .map_err(RecordError::BadStart)
     }
 
     /// Replays every action and returns the resulting game (equal to the recorded game
@@ -79,7 +88,8 @@ impl HandRecord {
     pub fn replay(&self) -> Result<Game, RecordError> {
         let mut game = self.start()?;
         for (index, &(seat, action)) in self.actions.iter().enumerate() {
-            game.apply(seat, action).map_err(|error| RecordError::IllegalAction { index, error })?;
+            game.apply(seat, action)
+                .map_err(|error| RecordError::IllegalAction { index, error })?;
         }
         Ok(game)
     }
@@ -112,5 +122,51 @@ impl Game {
             wall,
             actions: self.log.clone(),
         }
+    }
+}
+
+/// A whole game as its rules, seed and every action in order, with `N` actions of
+/// capacity (a hand takes at most [`LOG_CAP`], typically 100–200). Hand boundaries are
+/// implicit: when a hand ends, replay deals the next one before the next action. Walls
+/// are not stored since they derive from the seed.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct GameRecord<const N: usize> {
+    /// The rules of the game.
+    pub rules: Rules,
+    /// The game seed.
+    pub seed: u64,
+    /// Every action of every hand, in order, with its seat.
+    pub actions: heapless::Vec<(u8, Action), N>,
+}
+
+impl<const N: usize> GameRecord<N> {
+    /// An empty record for a game created with `Game::new(rules, seed)`.
+    pub fn new(rules: Rules, seed: u64) -> Self {
+        GameRecord {
+            rules,
+            seed,
+            actions: heapless::Vec::new(),
+        }
+    }
+
+    /// Appends an applied action; fails when the capacity is exhausted.
+    pub fn push(&mut self, seat: u8, action: Action) -> Result<(), RuleError> {
+        self.actions
+            .push((seat, action))
+            .map_err(|_| RuleError::CapacityExceeded)
+    }
+
+    /// Replays the game from its seed and returns the final state.
+    pub fn replay(&self) -> Result<Game, RecordError> {
+        let mut game = Game::new(self.rules, self.seed).map_err(RecordError::BadStart)?;
+        for (index, &(seat, action)) in self.actions.iter().enumerate() {
+            if game.phase() == super::state::Phase::HandOver {
+                game.start_next_hand()
+                    .map_err(|error| RecordError::IllegalAction { index, error })?;
+            }
+            game.apply(seat, action)
+                .map_err(|error| RecordError::IllegalAction { index, error })?;
+        }
+        Ok(game)
     }
 }

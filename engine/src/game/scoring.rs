@@ -38,35 +38,50 @@ pub fn score_win(
     let table = &rules.scoring;
     let closed_hand = melds.is_empty();
     if rules.thirteen_orphans && closed_hand && is_thirteen_orphans(closed) {
-        return Some(WinValue { shape: WinShape::ThirteenOrphans, value: table.thirteen_orphans });
+        return Some(WinValue {
+            shape: WinShape::ThirteenOrphans,
+            value: table.thirteen_orphans,
+        });
     }
     let regular = is_regular_win(closed);
     let pairs = rules.seven_pairs && closed_hand && is_seven_pairs(closed);
     if !regular && !pairs {
         return None;
     }
+    // Rules are data: wrapping arithmetic keeps absurd tables from panicking.
     let mut common = table.base;
     if self_draw {
-        common += table.self_draw;
+        common = common.wrapping_add(table.self_draw);
     }
-    common += flush_bonus(rules, closed, melds);
+    common = common.wrapping_add(flush_bonus(rules, closed, melds));
     let mut best: Option<WinValue> = None;
     if regular {
         let mut v = common;
         let kans = melds.iter().filter(|m| m.kind.is_kan()).count() as i32;
-        v += kans * table.per_kan;
-        let dragon_melds = melds.iter().filter(|m| m.is_pung_or_kan() && m.tile.is_dragon()).count();
-        let dragon_closed = closed.get(31..).map_or(0, |d| d.iter().filter(|&&c| c == 3).count());
-        v += (dragon_melds + dragon_closed) as i32 * table.dragon_pung;
+        v = v.wrapping_add(kans.wrapping_mul(table.per_kan));
+        let dragon_melds = melds
+            .iter()
+            .filter(|m| m.is_pung_or_kan() && m.tile.is_dragon())
+            .count();
+        let dragon_closed = closed
+            .get(31..)
+            .map_or(0, |d| d.iter().filter(|&&c| c == 3).count());
+        v = v.wrapping_add(((dragon_melds + dragon_closed) as i32).wrapping_mul(table.dragon_pung));
         if all_pungs(closed, melds) {
-            v += table.all_pungs;
+            v = v.wrapping_add(table.all_pungs);
         }
-        best = Some(WinValue { shape: WinShape::Regular, value: v });
+        best = Some(WinValue {
+            shape: WinShape::Regular,
+            value: v,
+        });
     }
     if pairs {
-        let v = common + table.seven_pairs;
+        let v = common.wrapping_add(table.seven_pairs);
         if best.map_or(true, |b| v > b.value) {
-            best = Some(WinValue { shape: WinShape::SevenPairs, value: v });
+            best = Some(WinValue {
+                shape: WinShape::SevenPairs,
+                value: v,
+            });
         }
     }
     best

@@ -73,7 +73,12 @@ impl Claim {
             tile: Tile::EAST,
             from: 0,
             robbing: false,
-            options: [ClaimOptions { ron: false, pon: false, kan: false, chi: 0 }; MAX_PLAYERS],
+            options: [ClaimOptions {
+                ron: false,
+                pon: false,
+                kan: false,
+                chi: 0,
+            }; MAX_PLAYERS],
             answers: [None; MAX_PLAYERS],
         }
     }
@@ -218,12 +223,15 @@ impl Game {
         let mut left = set.full_counts();
         let mut wall: heapless::Vec<Tile, MAX_WALL> = heapless::Vec::new();
         let mut take = |t: Tile, out: &mut heapless::Vec<Tile, MAX_WALL>| {
-            let c = left.get_mut(t.index()).ok_or(crate::notation::ParseError::TooManyTiles)?;
+            let c = left
+                .get_mut(t.index())
+                .ok_or(crate::notation::ParseError::TooManyTiles)?;
             if *c == 0 {
                 return Err(crate::notation::ParseError::TooManyCopies { tile: t });
             }
             *c -= 1;
-            out.push(t).map_err(|_| crate::notation::ParseError::TooManyTiles)
+            out.push(t)
+                .map_err(|_| crate::notation::ParseError::TooManyTiles)
         };
         for k in 0..n {
             let seat = (dealer as usize + k) % n;
@@ -313,7 +321,11 @@ impl Game {
     }
 
     fn add_drawn(&mut self, seat: u8, t: Tile) {
-        if let Some(c) = self.hands.get_mut(seat as usize).and_then(|h| h.get_mut(t.index())) {
+        if let Some(c) = self
+            .hands
+            .get_mut(seat as usize)
+            .and_then(|h| h.get_mut(t.index()))
+        {
             *c += 1;
         }
         self.turn = seat;
@@ -331,10 +343,17 @@ impl Game {
             Phase::HandOver => {}
             _ => return Err(RuleError::HandInProgress),
         }
-        let dealer_won = self
-            .result
-            .is_some_and(|r| r.winners.get(self.dealer as usize).copied().unwrap_or(false));
-        let next_dealer = if dealer_won { self.dealer } else { (self.dealer + 1) % self.rules.players };
+        let dealer_won = self.result.is_some_and(|r| {
+            r.winners
+                .get(self.dealer as usize)
+                .copied()
+                .unwrap_or(false)
+        });
+        let next_dealer = if dealer_won {
+            self.dealer
+        } else {
+            (self.dealer + 1) % self.rules.players
+        };
         let next_hand = self.hand_number.saturating_add(1);
         let (wall, len) = shuffled_wall(&self.rules, self.seed, next_hand);
         let mut next = self.clone();
@@ -344,7 +363,11 @@ impl Game {
         *self = next;
         let mut ev = super::Events::new();
         if let Some(t) = self.drawn {
-            let _ = ev.push(super::Event::Drew { seat: self.dealer, tile: t, replacement: false });
+            let _ = ev.push(super::Event::Drew {
+                seat: self.dealer,
+                tile: t,
+                replacement: false,
+            });
         }
         Ok(ev)
     }
@@ -391,7 +414,9 @@ impl Game {
 
     /// The closed hand of `seat`, if the seat exists.
     pub fn hand(&self, seat: u8) -> Option<&TileCounts> {
-        self.hands.get(seat as usize).filter(|_| seat < self.rules.players)
+        self.hands
+            .get(seat as usize)
+            .filter(|_| seat < self.rules.players)
     }
 
     /// The melds of `seat` in the order they were made.
@@ -401,7 +426,9 @@ impl Game {
 
     /// The discards of `seat` in order.
     pub fn discards(&self, seat: u8) -> &[Discard] {
-        self.discards.get(seat as usize).map_or(&[], |d| d.as_slice())
+        self.discards
+            .get(seat as usize)
+            .map_or(&[], |d| d.as_slice())
     }
 
     /// The tile the seat on turn just drew (not after a call).
@@ -434,6 +461,20 @@ impl Game {
         (self.phase == Phase::Claim).then_some((self.claim.tile, self.claim.from))
     }
 
+    /// The tiles still in the live wall, in draw order (hidden information).
+    pub fn live_wall(&self) -> &[Tile] {
+        self.wall
+            .get(self.draw_pos as usize..self.live_end as usize)
+            .unwrap_or(&[])
+    }
+
+    /// The dead wall; replacement draws take its last tile first (hidden information).
+    pub fn dead_wall(&self) -> &[Tile] {
+        self.wall
+            .get(self.live_end as usize..self.dead_end as usize)
+            .unwrap_or(&[])
+    }
+
     /// The wall of this hand (deal, live wall, dead wall).
     pub fn wall(&self) -> &[Tile] {
         self.wall.get(..self.wall_len as usize).unwrap_or(&[])
@@ -441,7 +482,11 @@ impl Game {
 }
 
 /// The shuffled wall of hand `hand_number` of the game with `seed`.
-pub(crate) fn shuffled_wall(rules: &Rules, seed: u64, hand_number: u16) -> ([Tile; MAX_WALL], usize) {
+pub(crate) fn shuffled_wall(
+    rules: &Rules,
+    seed: u64,
+    hand_number: u16,
+) -> ([Tile; MAX_WALL], usize) {
     let mut wall = [Tile::EAST; MAX_WALL];
     let mut len = 0;
     for t in rules.tile_set.tiles() {
