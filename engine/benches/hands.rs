@@ -19,11 +19,19 @@ struct FirstLegal;
 impl Agent for FirstLegal {
     fn act(&mut self, _: &Observation, legal: &LegalActions) -> Action {
         // Prefer a discard over a pass so hands run their normal length.
-        legal.iter().find(|a| matches!(a, Action::Discard(_))).or(legal.iter().next()).unwrap_or(Action::Pass)
+        legal
+            .iter()
+            .find(|a| matches!(a, Action::Discard(_)))
+            .or(legal.iter().next())
+            .unwrap_or(Action::Pass)
     }
 }
 
-fn measure<A: Agent>(rules: Rules, seconds: f64, mut make: impl FnMut(u64) -> Vec<A>) -> (f64, u64) {
+fn measure<A: Agent>(
+    rules: Rules,
+    seconds: f64,
+    mut make: impl FnMut(u64) -> Vec<A>,
+) -> (f64, u64) {
     let mut rules = rules;
     rules.hands_per_game = 1;
     let start = Instant::now();
@@ -40,26 +48,58 @@ fn measure<A: Agent>(rules: Rules, seconds: f64, mut make: impl FnMut(u64) -> Ve
             hands += 1;
         }
     }
-    (hands as f64 / start.elapsed().as_secs_f64(), steps / hands.max(1))
+    (
+        hands as f64 / start.elapsed().as_secs_f64(),
+        steps / hands.max(1),
+    )
 }
 
 fn main() {
-    let seconds: f64 = std::env::var("BENCH_SECONDS").ok().and_then(|s| s.parse().ok()).unwrap_or(3.0);
+    let seconds: f64 = std::env::var("BENCH_SECONDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3.0);
+    // BENCH_ONLY=random (or first, efficiency) runs only the matching line-ups.
+    let only = std::env::var("BENCH_ONLY").unwrap_or_default();
+    let run = |name: &str| only.is_empty() || name.contains(only.as_str());
     println!("hands per second, one thread, {seconds} s per line");
-    println!("{:<12} {:<22} {:>12} {:>10} {:>8} {:>8}", "rules", "line-up", "hands/s", "goal", "ratio", "steps");
-    for (name, rules) in [("sanma", Rules::sanma()), ("four-player", Rules::four_player())] {
+    println!(
+        "{:<12} {:<22} {:>12} {:>10} {:>8} {:>8}",
+        "rules", "line-up", "hands/s", "goal", "ratio", "steps"
+    );
+    for (name, rules) in [
+        ("sanma", Rules::sanma()),
+        ("four-player", Rules::four_player()),
+    ] {
         let n = rules.players as usize;
-        let (first, steps) = measure(rules, seconds, |_| (0..n).map(|_| FirstLegal).collect());
-        println!("{name:<12} {:<22} {first:>12.0} {:>10} {:>8} {steps:>8}", "first-legal (engine)", "-", "-");
-        let (random, steps) =
-            measure(rules, seconds, |seed| (0..n).map(|s| RandomBot::new(Rng::derive_seed(seed, s as u64))).collect());
-        println!(
-            "{name:<12} {:<22} {random:>12.0} {:>10} {:>8.2} {steps:>8}",
-            &format!("{n}x random"),
-            50_000,
-            random / 50_000.0
-        );
-        let (eff, steps) = measure(rules, seconds, |_| vec![EfficiencyBot; n]);
-        println!("{name:<12} {:<22} {eff:>12.0} {:>10} {:>8.2} {steps:>8}", &format!("{n}x efficiency"), 5_000, eff / 5_000.0);
+        if run("first") {
+            let (first, steps) = measure(rules, seconds, |_| (0..n).map(|_| FirstLegal).collect());
+            println!(
+                "{name:<12} {:<22} {first:>12.0} {:>10} {:>8} {steps:>8}",
+                "first-legal (engine)", "-", "-"
+            );
+        }
+        if run("random") {
+            let (random, steps) = measure(rules, seconds, |seed| {
+                (0..n)
+                    .map(|s| RandomBot::new(Rng::derive_seed(seed, s as u64)))
+                    .collect()
+            });
+            println!(
+                "{name:<12} {:<22} {random:>12.0} {:>10} {:>8.2} {steps:>8}",
+                &format!("{n}x random"),
+                50_000,
+                random / 50_000.0
+            );
+        }
+        if run("efficiency") {
+            let (eff, steps) = measure(rules, seconds, |_| vec![EfficiencyBot; n]);
+            println!(
+                "{name:<12} {:<22} {eff:>12.0} {:>10} {:>8.2} {steps:>8}",
+                &format!("{n}x efficiency"),
+                5_000,
+                eff / 5_000.0
+            );
+        }
     }
 }

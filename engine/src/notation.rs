@@ -94,7 +94,9 @@ pub fn parse_each(
                 }
             }
             b'm' | b'p' | b's' | b'z' => {
-                let start = group_start.take().ok_or(ParseError::EmptyGroup { position: i })?;
+                let start = group_start
+                    .take()
+                    .ok_or(ParseError::EmptyGroup { position: i })?;
                 let suit = match b {
                     b'm' => Suit::Man,
                     b'p' => Suit::Pin,
@@ -228,14 +230,56 @@ mod tests {
     fn parse_errors() {
         use ParseError::*;
         let table: [(&str, TileSet, ParseError); 9] = [
-            ("123x", TileSet::FourPlayer, UnexpectedChar { position: 3, found: 'x' }),
-            ("10m", TileSet::FourPlayer, BadDigit { position: 1, digit: 0, suit: 'm' }),
-            ("8z", TileSet::FourPlayer, BadDigit { position: 0, digit: 8, suit: 'z' }),
+            (
+                "123x",
+                TileSet::FourPlayer,
+                UnexpectedChar {
+                    position: 3,
+                    found: 'x',
+                },
+            ),
+            (
+                "10m",
+                TileSet::FourPlayer,
+                BadDigit {
+                    position: 1,
+                    digit: 0,
+                    suit: 'm',
+                },
+            ),
+            (
+                "8z",
+                TileSet::FourPlayer,
+                BadDigit {
+                    position: 0,
+                    digit: 8,
+                    suit: 'z',
+                },
+            ),
             ("123", TileSet::FourPlayer, MissingSuit),
             ("m", TileSet::FourPlayer, EmptyGroup { position: 0 }),
-            ("11111m", TileSet::FourPlayer, TooManyCopies { tile: Tile::new(0).unwrap() }),
-            ("5m", TileSet::Sanma, NotInTileSet { tile: Tile::new(4).unwrap() }),
-            ("1m\u{e9}", TileSet::FourPlayer, UnexpectedChar { position: 2, found: '\u{e9}' }),
+            (
+                "11111m",
+                TileSet::FourPlayer,
+                TooManyCopies {
+                    tile: Tile::new(0).unwrap(),
+                },
+            ),
+            (
+                "5m",
+                TileSet::Sanma,
+                NotInTileSet {
+                    tile: Tile::new(4).unwrap(),
+                },
+            ),
+            (
+                "1m\u{e9}",
+                TileSet::FourPlayer,
+                UnexpectedChar {
+                    position: 2,
+                    found: '\u{e9}',
+                },
+            ),
             ("mm", TileSet::FourPlayer, EmptyGroup { position: 0 }),
         ];
         for (input, set, err) in table {

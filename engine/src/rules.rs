@@ -111,7 +111,9 @@ impl core::fmt::Display for RulesError {
         f.write_str(match self {
             RulesError::BadPlayerCount => "players must be 3 or 4",
             RulesError::WallTooSmall => "the wall is too small for the deal and the dead wall",
-            RulesError::DeadWallTooSmall => "the dead wall must hold at least 4 tiles (kan replacement draws)",
+            RulesError::DeadWallTooSmall => {
+                "the dead wall must hold at least 4 tiles (kan replacement draws)"
+            }
             RulesError::NoHands => "a game needs at least one hand",
         })
     }

@@ -36,7 +36,12 @@ fn one_hand(rules: Rules, seed: u64, efficient: &[bool]) -> HandSummary {
         })
         .collect();
     let summary = play_hand(&mut game, &mut agents).unwrap();
-    if let Err(e) = check_invariants(&game) { panic!("seed {seed} seats {efficient:?}: {e:?} actions {:?}", game.actions()); }
+    if let Err(e) = check_invariants(&game) {
+        panic!(
+            "seed {seed} seats {efficient:?}: {e:?} actions {:?}",
+            game.actions()
+        );
+    }
     assert_eq!(summary.result.deltas.iter().sum::<i32>(), 0);
     summary
 }
@@ -65,8 +70,16 @@ fn efficiency_bot_beats_random_bots() {
         let total = (hands * n as u64) as f64;
         let eff_rate = eff_wins as f64 / total;
         let rnd_rate = rnd_wins as f64 / (total * (n - 1) as f64);
-        assert!(eff_rate > 0.5, "{}: efficiency win rate {eff_rate}", rules.players);
-        assert!(eff_rate > 5.0 * rnd_rate, "{}: {eff_rate} vs {rnd_rate}", rules.players);
+        assert!(
+            eff_rate > 0.5,
+            "{}: efficiency win rate {eff_rate}",
+            rules.players
+        );
+        assert!(
+            eff_rate > 5.0 * rnd_rate,
+            "{}: {eff_rate} vs {rnd_rate}",
+            rules.players
+        );
         assert!(eff_points > 0);
     }
 }

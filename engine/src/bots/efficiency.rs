@@ -95,16 +95,27 @@ impl EfficiencyBot {
     }
 
     /// The best acceptable call in `legal`, if any, judged against `baseline`.
-    fn best_call(view: &View, obs: &Observation, legal: &LegalActions, baseline: Key) -> Option<Action> {
+    fn best_call(
+        view: &View,
+        obs: &Observation,
+        legal: &LegalActions,
+        baseline: Key,
+    ) -> Option<Action> {
         let mut best: Option<(Key, Action)> = None;
         for a in legal.iter() {
             if !matches!(
                 a,
-                Action::Pon | Action::Chi(_) | Action::OpenKan | Action::ClosedKan(_) | Action::AddedKan(_)
+                Action::Pon
+                    | Action::Chi(_)
+                    | Action::OpenKan
+                    | Action::ClosedKan(_)
+                    | Action::AddedKan(_)
             ) {
                 continue;
             }
-            let Some(k) = Self::value_after_call(view, obs, a) else { continue };
+            let Some(k) = Self::value_after_call(view, obs, a) else {
+                continue;
+            };
             if k <= baseline && best.is_none_or(|(b, _)| k < b) {
                 best = Some((k, a));
             }
@@ -145,7 +156,10 @@ impl Agent for EfficiencyBot {
             discard
         } else {
             // The engine may forbid some discards (none today); keep to the legal ones.
-            legal.iter().find(|a| matches!(a, Action::Discard(_))).unwrap_or(fallback)
+            legal
+                .iter()
+                .find(|a| matches!(a, Action::Discard(_)))
+                .unwrap_or(fallback)
         }
     }
 }

@@ -32,5 +32,7 @@ impl<A: Agent + ?Sized> Agent for &mut A {
 
 /// The number of melds (open or closed kans included) a seat has made.
 pub(crate) fn own_melds(obs: &Observation) -> u8 {
-    obs.melds.get(obs.seat as usize).map_or(0, |m| m.len() as u8)
+    obs.melds
+        .get(obs.seat as usize)
+        .map_or(0, |m| m.len() as u8)
 }

@@ -32,7 +32,9 @@ impl core::fmt::Display for PlayError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             PlayError::NotEnoughAgents => write!(f, "fewer agents than seats"),
-            PlayError::IllegalChoice { seat } => write!(f, "the agent of seat {seat} chose an illegal action"),
+            PlayError::IllegalChoice { seat } => {
+                write!(f, "the agent of seat {seat} chose an illegal action")
+            }
             PlayError::Rule(e) => write!(f, "rule error: {e}"),
             PlayError::NotInHand => write!(f, "the game is not in a hand"),
             PlayError::TooManySteps => write!(f, "the hand did not end within the step limit"),
@@ -106,7 +108,9 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
         for seat in seats {
             let obs = game.observation(seat)?;
             let legal = game.legal_actions(seat);
-            let agent = agents.get_mut(seat as usize).ok_or(PlayError::NotEnoughAgents)?;
+            let agent = agents
+                .get_mut(seat as usize)
+                .ok_or(PlayError::NotEnoughAgents)?;
             let action = agent.act(&obs, &legal);
             if !legal.contains(action) {
                 return Err(PlayError::IllegalChoice { seat });
@@ -115,12 +119,20 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
             steps += 1;
             for e in events {
                 match e {
-                    Event::Drew { seat, replacement: false, .. } => bump(&mut turns, seat),
-                    Event::Called { seat, meld } if matches!(meld.kind, MeldKind::Pon | MeldKind::Chi) => {
+                    Event::Drew {
+                        seat,
+                        replacement: false,
+                        ..
+                    } => bump(&mut turns, seat),
+                    Event::Called { seat, meld }
+                        if matches!(meld.kind, MeldKind::Pon | MeldKind::Chi) =>
+                    {
                         bump(&mut turns, seat)
                     }
                     Event::Won { seat, .. } => {
-                        if let (Some(w), Some(t)) = (win_turns.get_mut(seat as usize), turns.get(seat as usize)) {
+                        if let (Some(w), Some(t)) =
+                            (win_turns.get_mut(seat as usize), turns.get(seat as usize))
+                        {
                             *w = *t;
                         }
                     }
@@ -148,7 +160,11 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
             win_turn: if won { win_turns[s] } else { 0 },
         };
     }
-    Ok(HandSummary { result, seats, steps })
+    Ok(HandSummary {
+        result,
+        seats,
+        steps,
+    })
 }
 
 fn bump(turns: &mut [u16; MAX_PLAYERS], seat: u8) {

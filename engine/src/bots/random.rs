@@ -22,14 +22,19 @@ pub struct RandomBot {
 impl RandomBot {
     /// A random bot with its own seeded generator and [`DEFAULT_CALL_PROBABILITY`].
     pub fn new(seed: u64) -> RandomBot {
-        RandomBot { rng: Rng::new(seed), call_probability: DEFAULT_CALL_PROBABILITY }
+        RandomBot {
+            rng: Rng::new(seed),
+            call_probability: DEFAULT_CALL_PROBABILITY,
+        }
     }
 
     fn pick(&mut self, options: &[Action]) -> Option<Action> {
         if options.is_empty() {
             return None;
         }
-        options.get(self.rng.below(options.len() as u32) as usize).copied()
+        options
+            .get(self.rng.below(options.len() as u32) as usize)
+            .copied()
     }
 }
 

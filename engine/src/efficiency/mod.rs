@@ -77,7 +77,12 @@ const fn set_mask(tile_set: TileSet) -> u64 {
 }
 
 #[inline]
-fn ukeire_prepared(p: &Prepared, counts: &TileCounts, tile_set: TileSet, available: &TileCounts) -> Ukeire {
+fn ukeire_prepared(
+    p: &Prepared,
+    counts: &TileCounts,
+    tile_set: TileSet,
+    available: &TileCounts,
+) -> Ukeire {
     let shanten = p.min_shanten();
     let mut types = 0u64;
     let mut tiles = 0u32;
@@ -90,7 +95,11 @@ fn ukeire_prepared(p: &Prepared, counts: &TileCounts, tile_set: TileSet, availab
             tiles += available[t] as u32;
         }
     }
-    Ukeire { shanten, types, tiles }
+    Ukeire {
+        shanten,
+        types,
+        tiles,
+    }
 }
 
 /// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of
@@ -144,7 +153,10 @@ fn after_discard(
     hand[t] -= 1;
     let p = Prepared::new(&hand, melds, tile_set, forms);
     let ukeire = ukeire_prepared(&p, &hand, tile_set, unseen);
-    AfterDiscard { shanten: ukeire.shanten, ukeire }
+    AfterDiscard {
+        shanten: ukeire.shanten,
+        ukeire,
+    }
 }
 
 /// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
@@ -247,7 +259,11 @@ pub fn value_scores(
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
         if counts[t] > 0 {
-            let r = raw_score(v.shanten_after[t] - best, v.ukeire_tiles[t], v.second_step[t]);
+            let r = raw_score(
+                v.shanten_after[t] - best,
+                v.ukeire_tiles[t],
+                v.second_step[t],
+            );
             v.score[t] = r;
             max_raw = max_raw.max(r);
         }
@@ -343,5 +359,11 @@ pub fn best_discard(
         }
     }
     let (t, second_step) = choice?;
-    Some(Discard { tile: Tile::new(t as u8)?, shanten, ukeire_tiles, second_step, tied })
+    Some(Discard {
+        tile: Tile::new(t as u8)?,
+        shanten,
+        ukeire_tiles,
+        second_step,
+        tied,
+    })
 }

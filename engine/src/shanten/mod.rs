@@ -67,7 +67,9 @@ pub struct Shanten {
 impl Shanten {
     /// The minimum over the three forms.
     pub fn min(&self) -> i8 {
-        self.regular.min(self.seven_pairs).min(self.thirteen_orphans)
+        self.regular
+            .min(self.seven_pairs)
+            .min(self.thirteen_orphans)
     }
 
     /// The minimum over the forms enabled in `forms` (regular always counts).
@@ -94,13 +96,22 @@ pub struct Forms {
 
 impl Forms {
     /// Both special forms.
-    pub const ALL: Forms = Forms { seven_pairs: true, thirteen_orphans: true };
+    pub const ALL: Forms = Forms {
+        seven_pairs: true,
+        thirteen_orphans: true,
+    };
     /// Regular form only.
-    pub const REGULAR_ONLY: Forms = Forms { seven_pairs: false, thirteen_orphans: false };
+    pub const REGULAR_ONLY: Forms = Forms {
+        seven_pairs: false,
+        thirteen_orphans: false,
+    };
 
     /// The forms a rule set allows.
     pub const fn from_rules(rules: &Rules) -> Forms {
-        Forms { seven_pairs: rules.seven_pairs, thirteen_orphans: rules.thirteen_orphans }
+        Forms {
+            seven_pairs: rules.seven_pairs,
+            thirteen_orphans: rules.thirteen_orphans,
+        }
     }
 }
 
@@ -144,7 +155,9 @@ impl core::fmt::Display for ShantenError {
                 14i32 - 3 * melds as i32
             ),
             ShantenError::TooManyCopies { tile } => write!(f, "more than four copies of {tile}"),
-            ShantenError::NotInTileSet { tile } => write!(f, "{tile} does not exist in this tile set"),
+            ShantenError::NotInTileSet { tile } => {
+                write!(f, "{tile} does not exist in this tile set")
+            }
         }
     }
 }
@@ -183,8 +196,16 @@ pub fn shanten(counts: &TileCounts, melds: u8, tile_set: TileSet) -> Shanten {
     let closed = melds == 0;
     Shanten {
         regular: regular(counts, melds, tile_set),
-        seven_pairs: if closed { seven_pairs(counts) } else { NOT_APPLICABLE },
-        thirteen_orphans: if closed { thirteen_orphans(counts) } else { NOT_APPLICABLE },
+        seven_pairs: if closed {
+            seven_pairs(counts)
+        } else {
+            NOT_APPLICABLE
+        },
+        thirteen_orphans: if closed {
+            thirteen_orphans(counts)
+        } else {
+            NOT_APPLICABLE
+        },
     }
 }
 
@@ -321,7 +342,13 @@ impl Prepared {
     /// Minimum shanten of the prepared hand itself.
     pub fn min_shanten(&self) -> i8 {
         let overlap = table::conv_at(&self.groups[0], &self.rest[0], self.sets);
-        self.combine(overlap, self.pairs, self.kinds, self.orphan_kinds, self.orphan_pairs)
+        self.combine(
+            overlap,
+            self.pairs,
+            self.kinds,
+            self.orphan_kinds,
+            self.orphan_pairs,
+        )
     }
 
     #[inline(always)]

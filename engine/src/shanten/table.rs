@@ -20,7 +20,8 @@ pub(crate) const ZERO: Gv = [[0; 2]; 5];
 pub(crate) const SUIT_PATTERNS: usize = 405_350;
 
 /// The generated suit table (see `table_gen.rs`): one little-endian u16 per pattern.
-static SUIT_TABLE: &[u8; SUIT_PATTERNS * 2] = include_bytes!(concat!(env!("OUT_DIR"), "/suit_table.bin"));
+static SUIT_TABLE: &[u8; SUIT_PATTERNS * 2] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/suit_table.bin"));
 
 /// Size in bytes of the suit table.
 pub(crate) const SUIT_TABLE_BYTES: usize = SUIT_PATTERNS * 2;
@@ -63,7 +64,11 @@ const RANK_STEP: [[[u32; 5]; 15]; 9] = {
             let mut c = 1;
             while c < 5 {
                 let prev = t[pos][rem][c - 1];
-                t[pos][rem][c] = if c - 1 <= rem { prev + COMPLETIONS[pos + 1][rem - (c - 1)] } else { prev };
+                t[pos][rem][c] = if c - 1 <= rem {
+                    prev + COMPLETIONS[pos + 1][rem - (c - 1)]
+                } else {
+                    prev
+                };
                 c += 1;
             }
             rem += 1;
