@@ -68,29 +68,17 @@ pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts
     out
 }
 
-/// Bit mask of the tile types of a tile set.
-const fn set_mask(tile_set: TileSet) -> u64 {
-    match tile_set {
-        TileSet::FourPlayer => (1u64 << 34) - 1,
-        TileSet::Sanma => ((1u64 << 34) - 1) & !(0b1111_1110u64),
-    }
-}
-
 #[inline]
-fn ukeire_prepared(p: &Prepared, counts: &TileCounts, tile_set: TileSet, available: &TileCounts) -> Ukeire {
-    let shanten = p.min_shanten();
-    let mut types = 0u64;
+fn ukeire_prepared(p: &Prepared, counts: &TileCounts, available: &TileCounts) -> Ukeire {
+    let types = p.ukeire_mask(counts);
     let mut tiles = 0u32;
-    let mut mask = set_mask(tile_set);
+    let mut mask = types;
     while mask != 0 {
         let t = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        if counts[t] < 4 && p.after_draw(counts, t) < shanten {
-            types |= 1u64 << t;
-            tiles += available[t] as u32;
-        }
+        tiles += available[t] as u32;
     }
-    Ukeire { shanten, types, tiles }
+    Ukeire { shanten: p.min_shanten(), types, tiles }
 }
 
 /// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of
@@ -104,7 +92,7 @@ pub fn ukeire(
     available: &TileCounts,
 ) -> Ukeire {
     let p = Prepared::new(counts, melds, tile_set, forms);
-    ukeire_prepared(&p, counts, tile_set, available)
+    ukeire_prepared(&p, counts, available)
 }
 
 /// Per-discard evaluation of a `14 - 3k`-tile hand (see the module docs).
@@ -143,7 +131,7 @@ fn after_discard(
     let mut hand = *counts;
     hand[t] -= 1;
     let p = Prepared::new(&hand, melds, tile_set, forms);
-    let ukeire = ukeire_prepared(&p, &hand, tile_set, unseen);
+    let ukeire = ukeire_prepared(&p, &hand, unseen);
     AfterDiscard { shanten: ukeire.shanten, ukeire }
 }
 
@@ -184,7 +172,7 @@ fn second_step(
             let mut h13 = h14;
             h13[x] -= 1;
             let p13 = Prepared::new(&h13, melds, tile_set, forms);
-            best = best.max(ukeire_prepared(&p13, &h13, tile_set, &left).tiles);
+            best = best.max(ukeire_prepared(&p13, &h13, &left).tiles);
         }
         weighted += (w * best) as f32;
         total += w;
