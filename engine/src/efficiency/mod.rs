@@ -62,8 +62,9 @@ impl Ukeire {
 /// (saturating at 0), 0 for types outside the set.
 pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts {
     let mut out = [0u8; NUM_TILE_TYPES];
-    for t in tile_set.tiles() {
-        out[t.index()] = 4u8.saturating_sub(counts[t.index()]);
+    let set = crate::shanten::set_mask(tile_set);
+    for (t, (o, &c)) in out.iter_mut().zip(counts).enumerate() {
+        *o = if set >> t & 1 == 1 { 4u8.saturating_sub(c) } else { 0 };
     }
     out
 }

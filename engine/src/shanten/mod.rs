@@ -200,14 +200,65 @@ fn regular_value(k: u8, overlap: u8) -> i8 {
     (13 - 3 * k as i8 - overlap as i8).max(-1)
 }
 
+/// Bytes with the high bit set.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Byte `i` of the result has its high bit set iff byte `i` of `w` is at least `k`
+/// (1 <= k <= 127), for bytes up to 127; larger bytes (malformed counts) are masked to
+/// 7 bits first, so the result is merely unspecified, never a panic.
+#[inline(always)]
+fn bytes_at_least(w: u64, k: u8) -> u64 {
+    ((w & !HIGH) + (0x80 - k as u64) * 0x0101_0101_0101_0101) & HIGH
+}
+
+/// The count array as five little-endian words (the last holds 2 bytes).
+#[inline(always)]
+fn words(counts: &TileCounts) -> [u64; 5] {
+    let mut w = [0u64; 5];
+    for (i, chunk) in counts.chunks(8).enumerate() {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        w[i] = u64::from_le_bytes(b);
+    }
+    w
+}
+
+/// Terminal/honour bytes of each word of [`words`].
+const ORPHAN_BYTES: [u64; 5] = {
+    let mut m = [0u64; 5];
+    let mut i = 0;
+    while i < 13 {
+        let t = ORPHANS[i];
+        m[t / 8] |= 0xFFu64 << (8 * (t % 8));
+        i += 1;
+    }
+    m
+};
+
+/// Counters of the special forms: (pairs, kinds, orphan kinds, orphan pairs), where
+/// pairs/kinds count types held at least twice/once. Branch-free SWAR over five words;
+/// the per-byte flags are summed bytewise and reduced once by a multiply (no popcount
+/// instruction needed on baseline targets).
+#[inline(always)]
+fn special_counters(counts: &TileCounts) -> (i8, i8, i8, i8) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let w = words(counts);
+    let (mut pairs, mut kinds, mut okinds, mut opairs) = (0u64, 0u64, 0u64, 0u64);
+    for i in 0..5 {
+        let one = bytes_at_least(w[i], 1) >> 7;
+        let two = bytes_at_least(w[i], 2) >> 7;
+        kinds += one;
+        pairs += two;
+        okinds += one & ORPHAN_BYTES[i];
+        opairs += two & ORPHAN_BYTES[i];
+    }
+    let sum = |x: u64| (x.wrapping_mul(LOW) >> 56) as i8;
+    (sum(pairs), sum(kinds), sum(okinds), sum(opairs))
+}
+
 /// Seven-pairs shanten of a closed hand: `6 - pairs + max(0, 7 - kinds)`.
 pub fn seven_pairs(counts: &TileCounts) -> i8 {
-    let mut pairs = 0i8;
-    let mut kinds = 0i8;
-    for &c in counts {
-        pairs += (c >= 2) as i8;
-        kinds += (c >= 1) as i8;
-    }
+    let (pairs, kinds, _, _) = special_counters(counts);
     seven_pairs_value(pairs, kinds)
 }
 
@@ -221,13 +272,8 @@ const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
 /// Thirteen-orphans shanten of a closed hand.
 pub fn thirteen_orphans(counts: &TileCounts) -> i8 {
-    let mut kinds = 0i8;
-    let mut dup = false;
-    for &i in &ORPHANS {
-        kinds += (counts[i] >= 1) as i8;
-        dup |= counts[i] >= 2;
-    }
-    13 - kinds - dup as i8
+    let (_, _, kinds, pairs) = special_counters(counts);
+    13 - kinds - (pairs > 0) as i8
 }
 
 /// Minimum shanten over the regular form and the special forms enabled in `forms`
@@ -235,12 +281,13 @@ pub fn thirteen_orphans(counts: &TileCounts) -> i8 {
 #[inline]
 pub fn min_shanten(counts: &TileCounts, melds: u8, tile_set: TileSet, forms: Forms) -> i8 {
     let mut s = regular(counts, melds, tile_set);
-    if melds == 0 {
+    if melds == 0 && (forms.seven_pairs || forms.thirteen_orphans) {
+        let (pairs, kinds, okinds, opairs) = special_counters(counts);
         if forms.seven_pairs {
-            s = s.min(seven_pairs(counts));
+            s = s.min(seven_pairs_value(pairs, kinds));
         }
         if forms.thirteen_orphans {
-            s = s.min(thirteen_orphans(counts));
+            s = s.min(13 - okinds - (opairs > 0) as i8);
         }
     }
     s
@@ -314,18 +361,7 @@ impl Prepared {
         let sets = 4 - k as usize;
         let ab = table::pair_ab(class[0], class[1]);
         let cd = table::pair_cd(class[2], class[3]);
-        let mut pairs = 0i8;
-        let mut kinds = 0i8;
-        for &c in counts {
-            pairs += (c >= 2) as i8;
-            kinds += (c >= 1) as i8;
-        }
-        let mut orphan_kinds = 0i8;
-        let mut orphan_pairs = 0i8;
-        for &i in &ORPHANS {
-            orphan_kinds += (counts[i] >= 1) as i8;
-            orphan_pairs += (counts[i] >= 2) as i8;
-        }
+        let (pairs, kinds, orphan_kinds, orphan_pairs) = special_counters(counts);
         Prepared {
             tile_set,
             melds: k,
@@ -532,15 +568,9 @@ impl Prepared {
         if cur < 0 {
             return 0;
         }
-        let mut zeros = 0u64;
-        let mut ones = 0u64;
-        let mut full = 0u64;
-        for (t, &c) in counts.iter().enumerate() {
-            zeros |= ((c == 0) as u64) << t;
-            ones |= ((c == 1) as u64) << t;
-            full |= ((c >= 4) as u64) << t;
-        }
-        let valid = set_mask(self.tile_set) & !full;
+        // The suit and honour paths skip types held four times themselves; the special
+        // forms only add types held at most once.
+        let valid = set_mask(self.tile_set);
         let mut mask = 0u64;
         if reg == cur {
             let suits: &[usize] = match self.tile_set {
@@ -552,16 +582,26 @@ impl Prepared {
             }
             mask |= self.honor_improving(counts);
         }
-        if self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur {
-            mask |= ones;
-            if self.kinds < 7 {
-                mask |= zeros;
+        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
+        let kokushi = self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
+        if chiitoi || kokushi {
+            let mut zeros = 0u64;
+            let mut ones = 0u64;
+            for (t, &c) in counts.iter().enumerate() {
+                zeros |= ((c == 0) as u64) << t;
+                ones |= ((c == 1) as u64) << t;
             }
-        }
-        if self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur {
-            mask |= zeros & ORPHAN_MASK;
-            if self.orphan_pairs == 0 {
-                mask |= ones & ORPHAN_MASK;
+            if chiitoi {
+                mask |= ones;
+                if self.kinds < 7 {
+                    mask |= zeros;
+                }
+            }
+            if kokushi {
+                mask |= zeros & ORPHAN_MASK;
+                if self.orphan_pairs == 0 {
+                    mask |= ones & ORPHAN_MASK;
+                }
             }
         }
         mask & valid

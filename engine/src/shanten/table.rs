@@ -87,10 +87,13 @@ pub(crate) const TABLE_BYTES: usize = SUIT_PATTERNS + 10_000 + N_SUIT * N_SUIT +
 /// above 14 is trimmed from the high end, so any input gives an in-range index.
 #[inline(always)]
 pub(crate) fn rank(suit: &[u8]) -> usize {
+    let Some(suit) = suit.get(..9) else {
+        return 0;
+    };
     let mut rem = 14usize;
     let mut r = 0u32;
-    for (pos, &c) in suit.iter().take(9).enumerate() {
-        let c = (c as usize).min(4).min(rem);
+    for pos in 0..9 {
+        let c = (suit[pos] as usize).min(4).min(rem);
         r += RANK_STEP[pos][rem][c];
         rem -= c;
     }
