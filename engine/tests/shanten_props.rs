@@ -48,6 +48,19 @@ proptest! {
     }
 
     #[test]
+    fn available_matches_naive(counts in any_counts(), ts in tile_set()) {
+        let a = available_from_hand(&counts, ts);
+        for t in 0..34 {
+            let want = if ts.contains(engine::Tile::new(t as u8).unwrap()) { 4u8.saturating_sub(counts[t]) } else { 0 };
+            prop_assert_eq!(a[t], want);
+        }
+        // Ukeire tiles = sum of the availability over the types.
+        let u = ukeire(&counts, 0, ts, Forms::ALL, &counts);
+        let naive: u32 = (0..34).filter(|&t| u.types >> t & 1 == 1).map(|t| u32::from(counts[t])).sum();
+        prop_assert_eq!(u.tiles, naive);
+    }
+
+    #[test]
     fn value_scores_total(counts in proptest::array::uniform::<_, 34>(0u8..=6), melds in 0u8..=6, ts in tile_set()) {
         let v = value_scores(&counts, melds, ts, Forms::ALL, &[4; 34]);
         for t in 0..34 {

@@ -61,25 +61,62 @@ impl Ukeire {
 /// Availability from the hand alone: `4 - held` for every type of the tile set
 /// (saturating at 0), 0 for types outside the set.
 pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts {
-    let mut out = [0u8; NUM_TILE_TYPES];
+    use crate::shanten::{bytes_at_least, words};
+    let w = words(counts);
     let set = crate::shanten::set_mask(tile_set);
+    let mut out = [0u8; NUM_TILE_TYPES];
+    if w.iter().all(|&x| bytes_at_least(x, 5) == 0) {
+        // All counts <= 4: bytewise 4 - c without borrows, masked to the tile set.
+        for (i, chunk) in out.chunks_mut(8).enumerate() {
+            let set_bytes = BYTE_EXPAND[(set >> (8 * i)) as usize & 0xFF];
+            let v = (0x0404_0404_0404_0404u64 - w[i]) & set_bytes;
+            chunk.copy_from_slice(&v.to_le_bytes()[..chunk.len()]);
+        }
+        return out;
+    }
     for (t, (o, &c)) in out.iter_mut().zip(counts).enumerate() {
         *o = if set >> t & 1 == 1 { 4u8.saturating_sub(c) } else { 0 };
     }
     out
 }
 
+/// `BYTE_EXPAND[b]`: byte `i` is 0xFF iff bit `i` of `b` is set.
+const BYTE_EXPAND: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Sum of `available` over the types in `mask`, branch-free: each byte of the mask
+/// selects a word of counts whose bytes are summed by one multiply.
+#[inline(always)]
+fn sum_over(mask: u64, available: &TileCounts) -> u32 {
+    let w = crate::shanten::words(available);
+    let mut total = 0u32;
+    for (i, &x) in w.iter().enumerate() {
+        let sel = x & BYTE_EXPAND[(mask >> (8 * i)) as usize & 0xFF];
+        // Split even and odd bytes so that no byte sum overflows (counts up to 255).
+        let even = sel & 0x00FF_00FF_00FF_00FF;
+        let odd = (sel >> 8) & 0x00FF_00FF_00FF_00FF;
+        total += ((even + odd).wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+    }
+    total
+}
+
 #[inline]
 fn ukeire_prepared(p: &Prepared, counts: &TileCounts, available: &TileCounts) -> Ukeire {
     let types = p.ukeire_mask(counts);
-    let mut tiles = 0u32;
-    let mut mask = types;
-    while mask != 0 {
-        let t = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        tiles += available[t] as u32;
-    }
-    Ukeire { shanten: p.min_shanten(), types, tiles }
+    Ukeire { shanten: p.min_shanten(), types, tiles: sum_over(types, available) }
 }
 
 /// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of

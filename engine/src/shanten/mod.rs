@@ -207,13 +207,13 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 /// (1 <= k <= 127), for bytes up to 127; larger bytes (malformed counts) are masked to
 /// 7 bits first, so the result is merely unspecified, never a panic.
 #[inline(always)]
-fn bytes_at_least(w: u64, k: u8) -> u64 {
+pub(crate) fn bytes_at_least(w: u64, k: u8) -> u64 {
     ((w & !HIGH) + (0x80 - k as u64) * 0x0101_0101_0101_0101) & HIGH
 }
 
 /// The count array as five little-endian words (the last holds 2 bytes).
 #[inline(always)]
-fn words(counts: &TileCounts) -> [u64; 5] {
+pub(crate) fn words(counts: &TileCounts) -> [u64; 5] {
     let mut w = [0u64; 5];
     for (i, chunk) in counts.chunks(8).enumerate() {
         let mut b = [0u8; 8];
