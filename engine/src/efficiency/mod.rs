@@ -61,45 +61,62 @@ impl Ukeire {
 /// Availability from the hand alone: `4 - held` for every type of the tile set
 /// (saturating at 0), 0 for types outside the set.
 pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts {
+    use crate::shanten::{bytes_at_least, words};
+    let w = words(counts);
+    let set = crate::shanten::set_mask(tile_set);
     let mut out = [0u8; NUM_TILE_TYPES];
-    for t in tile_set.tiles() {
-        out[t.index()] = 4u8.saturating_sub(counts[t.index()]);
+    if w.iter().all(|&x| bytes_at_least(x, 5) == 0) {
+        // All counts <= 4: bytewise 4 - c without borrows, masked to the tile set.
+        for (i, chunk) in out.chunks_mut(8).enumerate() {
+            let set_bytes = BYTE_EXPAND[(set >> (8 * i)) as usize & 0xFF];
+            let v = (0x0404_0404_0404_0404u64 - w[i]) & set_bytes;
+            chunk.copy_from_slice(&v.to_le_bytes()[..chunk.len()]);
+        }
+        return out;
+    }
+    for (t, (o, &c)) in out.iter_mut().zip(counts).enumerate() {
+        *o = if set >> t & 1 == 1 { 4u8.saturating_sub(c) } else { 0 };
     }
     out
 }
 
-/// Bit mask of the tile types of a tile set.
-const fn set_mask(tile_set: TileSet) -> u64 {
-    match tile_set {
-        TileSet::FourPlayer => (1u64 << 34) - 1,
-        TileSet::Sanma => ((1u64 << 34) - 1) & !(0b1111_1110u64),
+/// `BYTE_EXPAND[b]`: byte `i` is 0xFF iff bit `i` of `b` is set.
+const BYTE_EXPAND: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            if b >> i & 1 == 1 {
+                t[b] |= 0xFF << (8 * i);
+            }
+            i += 1;
+        }
+        b += 1;
     }
+    t
+};
+
+/// Sum of `available` over the types in `mask`, branch-free: each byte of the mask
+/// selects a word of counts whose bytes are summed by one multiply.
+#[inline(always)]
+fn sum_over(mask: u64, available: &TileCounts) -> u32 {
+    let w = crate::shanten::words(available);
+    let mut total = 0u32;
+    for (i, &x) in w.iter().enumerate() {
+        let sel = x & BYTE_EXPAND[(mask >> (8 * i)) as usize & 0xFF];
+        // Split even and odd bytes so that no byte sum overflows (counts up to 255).
+        let even = sel & 0x00FF_00FF_00FF_00FF;
+        let odd = (sel >> 8) & 0x00FF_00FF_00FF_00FF;
+        total += ((even + odd).wrapping_mul(0x0001_0001_0001_0001) >> 48) as u32;
+    }
+    total
 }
 
 #[inline]
-fn ukeire_prepared(
-    p: &Prepared,
-    counts: &TileCounts,
-    tile_set: TileSet,
-    available: &TileCounts,
-) -> Ukeire {
-    let shanten = p.min_shanten();
-    let mut types = 0u64;
-    let mut tiles = 0u32;
-    let mut mask = set_mask(tile_set);
-    while mask != 0 {
-        let t = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        if counts[t] < 4 && p.after_draw(counts, t) < shanten {
-            types |= 1u64 << t;
-            tiles += available[t] as u32;
-        }
-    }
-    Ukeire {
-        shanten,
-        types,
-        tiles,
-    }
+fn ukeire_prepared(p: &Prepared, counts: &TileCounts, available: &TileCounts) -> Ukeire {
+    let types = p.ukeire_mask(counts);
+    Ukeire { shanten: p.min_shanten(), types, tiles: sum_over(types, available) }
 }
 
 /// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of
@@ -113,7 +130,7 @@ pub fn ukeire(
     available: &TileCounts,
 ) -> Ukeire {
     let p = Prepared::new(counts, melds, tile_set, forms);
-    ukeire_prepared(&p, counts, tile_set, available)
+    ukeire_prepared(&p, counts, available)
 }
 
 /// Per-discard evaluation of a `14 - 3k`-tile hand (see the module docs).
@@ -152,11 +169,8 @@ fn after_discard(
     let mut hand = *counts;
     hand[t] -= 1;
     let p = Prepared::new(&hand, melds, tile_set, forms);
-    let ukeire = ukeire_prepared(&p, &hand, tile_set, unseen);
-    AfterDiscard {
-        shanten: ukeire.shanten,
-        ukeire,
-    }
+    let ukeire = ukeire_prepared(&p, &hand, unseen);
+    AfterDiscard { shanten: ukeire.shanten, ukeire }
 }
 
 /// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
@@ -196,7 +210,7 @@ fn second_step(
             let mut h13 = h14;
             h13[x] -= 1;
             let p13 = Prepared::new(&h13, melds, tile_set, forms);
-            best = best.max(ukeire_prepared(&p13, &h13, tile_set, &left).tiles);
+            best = best.max(ukeire_prepared(&p13, &h13, &left).tiles);
         }
         weighted += (w * best) as f32;
         total += w;
@@ -259,11 +273,7 @@ pub fn value_scores(
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
         if counts[t] > 0 {
-            let r = raw_score(
-                v.shanten_after[t] - best,
-                v.ukeire_tiles[t],
-                v.second_step[t],
-            );
+            let r = raw_score(v.shanten_after[t] - best, v.ukeire_tiles[t], v.second_step[t]);
             v.score[t] = r;
             max_raw = max_raw.max(r);
         }
@@ -359,11 +369,5 @@ pub fn best_discard(
         }
     }
     let (t, second_step) = choice?;
-    Some(Discard {
-        tile: Tile::new(t as u8)?,
-        shanten,
-        ukeire_tiles,
-        second_step,
-        tied,
-    })
+    Some(Discard { tile: Tile::new(t as u8)?, shanten, ukeire_tiles, second_step, tied })
 }

@@ -43,15 +43,15 @@ mod table;
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
 
-pub(crate) use table::Gv;
 
 /// The value of a form that does not apply to the hand (seven pairs or thirteen
 /// orphans when the hand has melds): `i8::MAX`, so that [`Shanten::min`] ignores it.
 pub const NOT_APPLICABLE: i8 = i8::MAX;
 
-/// Size in bytes of the embedded suit table (the only table; the decode and rank
-/// tables add 2,560 + 2,400 bytes of constants).
-pub const TABLE_BYTES: usize = table::SUIT_TABLE_BYTES;
+/// Size in bytes of the embedded tables (586,656: suit classes 405,350, honour classes
+/// 10,000, two-group combinations 15,876 + 6,930, final combinations 148,500); the rank
+/// and weight constants add about 3 KB.
+pub const TABLE_BYTES: usize = table::TABLE_BYTES;
 
 /// Shanten of each winning form.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -67,9 +67,7 @@ pub struct Shanten {
 impl Shanten {
     /// The minimum over the three forms.
     pub fn min(&self) -> i8 {
-        self.regular
-            .min(self.seven_pairs)
-            .min(self.thirteen_orphans)
+        self.regular.min(self.seven_pairs).min(self.thirteen_orphans)
     }
 
     /// The minimum over the forms enabled in `forms` (regular always counts).
@@ -96,22 +94,13 @@ pub struct Forms {
 
 impl Forms {
     /// Both special forms.
-    pub const ALL: Forms = Forms {
-        seven_pairs: true,
-        thirteen_orphans: true,
-    };
+    pub const ALL: Forms = Forms { seven_pairs: true, thirteen_orphans: true };
     /// Regular form only.
-    pub const REGULAR_ONLY: Forms = Forms {
-        seven_pairs: false,
-        thirteen_orphans: false,
-    };
+    pub const REGULAR_ONLY: Forms = Forms { seven_pairs: false, thirteen_orphans: false };
 
     /// The forms a rule set allows.
     pub const fn from_rules(rules: &Rules) -> Forms {
-        Forms {
-            seven_pairs: rules.seven_pairs,
-            thirteen_orphans: rules.thirteen_orphans,
-        }
+        Forms { seven_pairs: rules.seven_pairs, thirteen_orphans: rules.thirteen_orphans }
     }
 }
 
@@ -155,9 +144,7 @@ impl core::fmt::Display for ShantenError {
                 14i32 - 3 * melds as i32
             ),
             ShantenError::TooManyCopies { tile } => write!(f, "more than four copies of {tile}"),
-            ShantenError::NotInTileSet { tile } => {
-                write!(f, "{tile} does not exist in this tile set")
-            }
+            ShantenError::NotInTileSet { tile } => write!(f, "{tile} does not exist in this tile set"),
         }
     }
 }
@@ -196,16 +183,8 @@ pub fn shanten(counts: &TileCounts, melds: u8, tile_set: TileSet) -> Shanten {
     let closed = melds == 0;
     Shanten {
         regular: regular(counts, melds, tile_set),
-        seven_pairs: if closed {
-            seven_pairs(counts)
-        } else {
-            NOT_APPLICABLE
-        },
-        thirteen_orphans: if closed {
-            thirteen_orphans(counts)
-        } else {
-            NOT_APPLICABLE
-        },
+        seven_pairs: if closed { seven_pairs(counts) } else { NOT_APPLICABLE },
+        thirteen_orphans: if closed { thirteen_orphans(counts) } else { NOT_APPLICABLE },
     }
 }
 
@@ -213,9 +192,7 @@ pub fn shanten(counts: &TileCounts, melds: u8, tile_set: TileSet) -> Shanten {
 #[inline]
 pub fn regular(counts: &TileCounts, melds: u8, tile_set: TileSet) -> i8 {
     let k = melds.min(4);
-    let g = table::group_vectors(counts, tile_set);
-    let overlap = table::max_overlap(&g, 4 - k as usize);
-    regular_value(k, overlap)
+    regular_value(k, table::max_overlap(counts, tile_set, 4 - k as usize))
 }
 
 #[inline(always)]
@@ -223,14 +200,65 @@ fn regular_value(k: u8, overlap: u8) -> i8 {
     (13 - 3 * k as i8 - overlap as i8).max(-1)
 }
 
+/// Bytes with the high bit set.
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Byte `i` of the result has its high bit set iff byte `i` of `w` is at least `k`
+/// (1 <= k <= 127), for bytes up to 127; larger bytes (malformed counts) are masked to
+/// 7 bits first, so the result is merely unspecified, never a panic.
+#[inline(always)]
+pub(crate) fn bytes_at_least(w: u64, k: u8) -> u64 {
+    ((w & !HIGH) + (0x80 - k as u64) * 0x0101_0101_0101_0101) & HIGH
+}
+
+/// The count array as five little-endian words (the last holds 2 bytes).
+#[inline(always)]
+pub(crate) fn words(counts: &TileCounts) -> [u64; 5] {
+    let mut w = [0u64; 5];
+    for (i, chunk) in counts.chunks(8).enumerate() {
+        let mut b = [0u8; 8];
+        b[..chunk.len()].copy_from_slice(chunk);
+        w[i] = u64::from_le_bytes(b);
+    }
+    w
+}
+
+/// Terminal/honour bytes of each word of [`words`].
+const ORPHAN_BYTES: [u64; 5] = {
+    let mut m = [0u64; 5];
+    let mut i = 0;
+    while i < 13 {
+        let t = ORPHANS[i];
+        m[t / 8] |= 0xFFu64 << (8 * (t % 8));
+        i += 1;
+    }
+    m
+};
+
+/// Counters of the special forms: (pairs, kinds, orphan kinds, orphan pairs), where
+/// pairs/kinds count types held at least twice/once. Branch-free SWAR over five words;
+/// the per-byte flags are summed bytewise and reduced once by a multiply (no popcount
+/// instruction needed on baseline targets).
+#[inline(always)]
+fn special_counters(counts: &TileCounts) -> (i8, i8, i8, i8) {
+    const LOW: u64 = 0x0101_0101_0101_0101;
+    let w = words(counts);
+    let (mut pairs, mut kinds, mut okinds, mut opairs) = (0u64, 0u64, 0u64, 0u64);
+    for i in 0..5 {
+        let one = bytes_at_least(w[i], 1) >> 7;
+        let two = bytes_at_least(w[i], 2) >> 7;
+        kinds += one;
+        pairs += two;
+        okinds += one & ORPHAN_BYTES[i];
+        opairs += two & ORPHAN_BYTES[i];
+    }
+    let sum = |x: u64| (x.wrapping_mul(LOW) >> 56) as i8;
+    (sum(pairs), sum(kinds), sum(okinds), sum(opairs))
+}
+
 /// Seven-pairs shanten of a closed hand: `6 - pairs + max(0, 7 - kinds)`.
 pub fn seven_pairs(counts: &TileCounts) -> i8 {
-    let mut pairs = 0i8;
-    let mut kinds = 0i8;
-    for &c in counts {
-        pairs += (c >= 2) as i8;
-        kinds += (c >= 1) as i8;
-    }
+    let (pairs, kinds, _, _) = special_counters(counts);
     seven_pairs_value(pairs, kinds)
 }
 
@@ -244,13 +272,8 @@ const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 
 /// Thirteen-orphans shanten of a closed hand.
 pub fn thirteen_orphans(counts: &TileCounts) -> i8 {
-    let mut kinds = 0i8;
-    let mut dup = false;
-    for &i in &ORPHANS {
-        kinds += (counts[i] >= 1) as i8;
-        dup |= counts[i] >= 2;
-    }
-    13 - kinds - dup as i8
+    let (_, _, kinds, pairs) = special_counters(counts);
+    13 - kinds - (pairs > 0) as i8
 }
 
 /// Minimum shanten over the regular form and the special forms enabled in `forms`
@@ -258,12 +281,13 @@ pub fn thirteen_orphans(counts: &TileCounts) -> i8 {
 #[inline]
 pub fn min_shanten(counts: &TileCounts, melds: u8, tile_set: TileSet, forms: Forms) -> i8 {
     let mut s = regular(counts, melds, tile_set);
-    if melds == 0 {
+    if melds == 0 && (forms.seven_pairs || forms.thirteen_orphans) {
+        let (pairs, kinds, okinds, opairs) = special_counters(counts);
         if forms.seven_pairs {
-            s = s.min(seven_pairs(counts));
+            s = s.min(seven_pairs_value(pairs, kinds));
         }
         if forms.thirteen_orphans {
-            s = s.min(thirteen_orphans(counts));
+            s = s.min(13 - okinds - (opairs > 0) as i8);
         }
     }
     s
@@ -286,18 +310,40 @@ fn group_of(t: usize, tile_set: TileSet) -> Option<usize> {
     }
 }
 
-/// A hand prepared for fast evaluation of one-tile changes (draw or discard of one
-/// type): the group vectors, the convolution of the other groups for each group, and
-/// the counters of the special forms. Changing one tile then costs one table lookup
-/// (or a histogram update) and one partial convolution.
+/// Bit mask of the tile types of a tile set.
+#[inline(always)]
+pub(crate) const fn set_mask(tile_set: TileSet) -> u64 {
+    match tile_set {
+        TileSet::FourPlayer => (1u64 << 34) - 1,
+        TileSet::Sanma => ((1u64 << 34) - 1) & !0b1111_1110u64,
+    }
+}
+
+/// Bit mask of the 13 terminal and honour types.
+const ORPHAN_MASK: u64 = {
+    let mut m = 0u64;
+    let mut i = 0;
+    while i < 13 {
+        m |= 1u64 << ORPHANS[i];
+        i += 1;
+    }
+    m
+};
+
+/// A hand prepared for fast evaluation of one-tile changes (a draw or a discard of one
+/// type) and of its ukeire: the class of each group, the two partial combinations and
+/// the counters of the special forms. Changing one tile then costs one class lookup and
+/// two small table reads.
 #[derive(Clone, Copy, Debug)]
 pub struct Prepared {
     tile_set: TileSet,
     melds: u8,
     sets: usize,
-    groups: [Gv; 4],
-    rest: [Gv; 4],
-    hist: [u8; 5],
+    class: [u8; 4],
+    key: u16,
+    ab: u8,
+    cd: u8,
+    overlap: u8,
     seven_pairs: bool,
     thirteen_orphans: bool,
     pairs: i8,
@@ -308,28 +354,23 @@ pub struct Prepared {
 
 impl Prepared {
     /// Prepares `counts` (any number of tiles) for one-tile changes.
+    #[inline]
     pub fn new(counts: &TileCounts, melds: u8, tile_set: TileSet, forms: Forms) -> Prepared {
-        let groups = table::group_vectors(counts, tile_set);
-        let mut pairs = 0i8;
-        let mut kinds = 0i8;
-        for &c in counts {
-            pairs += (c >= 2) as i8;
-            kinds += (c >= 1) as i8;
-        }
-        let mut orphan_kinds = 0i8;
-        let mut orphan_pairs = 0i8;
-        for &i in &ORPHANS {
-            orphan_kinds += (counts[i] >= 1) as i8;
-            orphan_pairs += (counts[i] >= 2) as i8;
-        }
+        let (class, key) = table::classes(counts, tile_set);
         let k = melds.min(4);
+        let sets = 4 - k as usize;
+        let ab = table::pair_ab(class[0], class[1]);
+        let cd = table::pair_cd(class[2], class[3]);
+        let (pairs, kinds, orphan_kinds, orphan_pairs) = special_counters(counts);
         Prepared {
             tile_set,
             melds: k,
-            sets: 4 - k as usize,
-            groups,
-            rest: table::rest_vectors(&groups),
-            hist: table::honor_hist(counts, tile_set),
+            sets,
+            class,
+            key,
+            ab,
+            cd,
+            overlap: table::final_overlap(ab, cd, sets),
             seven_pairs: forms.seven_pairs && melds == 0,
             thirteen_orphans: forms.thirteen_orphans && melds == 0,
             pairs,
@@ -339,16 +380,16 @@ impl Prepared {
         }
     }
 
+    /// Regular shanten of the prepared hand.
+    #[inline]
+    pub fn regular(&self) -> i8 {
+        regular_value(self.melds, self.overlap)
+    }
+
     /// Minimum shanten of the prepared hand itself.
+    #[inline]
     pub fn min_shanten(&self) -> i8 {
-        let overlap = table::conv_at(&self.groups[0], &self.rest[0], self.sets);
-        self.combine(
-            overlap,
-            self.pairs,
-            self.kinds,
-            self.orphan_kinds,
-            self.orphan_pairs,
-        )
+        self.combine(self.overlap, self.pairs, self.kinds, self.orphan_kinds, self.orphan_pairs)
     }
 
     #[inline(always)]
@@ -363,26 +404,43 @@ impl Prepared {
         s
     }
 
-    /// Regular overlap after changing the count of tile `t` from `c` to `c_new`.
+    /// Overlap with suit group `g` (0..3) replaced by class `x`.
+    #[inline(always)]
+    fn with_suit(&self, g: usize, x: u8) -> u8 {
+        match g {
+            0 => table::final_overlap(table::pair_ab(x, self.class[1]), self.cd, self.sets),
+            1 => table::final_overlap(table::pair_ab(self.class[0], x), self.cd, self.sets),
+            _ => table::final_overlap(self.ab, table::pair_cd(x, self.class[3]), self.sets),
+        }
+    }
+
+    /// Overlap with the honour key replaced by `key`.
+    #[inline(always)]
+    fn with_honor_key(&self, key: u16) -> u8 {
+        let h = table::honor_class(key);
+        table::final_overlap(self.ab, table::pair_cd(self.class[2], h), self.sets)
+    }
+
+    /// Regular overlap after changing the count of tile `t` to `c_new`.
     #[inline(always)]
     fn overlap_with(&self, counts: &TileCounts, t: usize, c_new: u8) -> u8 {
-        let Some(g) = group_of(t, self.tile_set) else {
-            return table::conv_at(&self.groups[0], &self.rest[0], self.sets);
-        };
-        let v = if g < 3 {
-            let base = g * 9;
-            let mut suit = [0u8; 9];
-            suit.copy_from_slice(&counts[base..base + 9]);
-            suit[t - base] = c_new;
-            table::suit_vector(&suit)
-        } else {
-            let mut hist = self.hist;
-            let old = counts[t].min(4) as usize;
-            hist[old] = hist[old].saturating_sub(1);
-            hist[c_new.min(4) as usize] += 1;
-            table::honor_vector_from_hist(&hist)
-        };
-        table::conv_at(&v, &self.rest[g], self.sets)
+        match group_of(t, self.tile_set) {
+            None => self.overlap,
+            Some(3) => {
+                let key = self
+                    .key
+                    .wrapping_sub(table::HONOR_WEIGHT[counts[t] as usize])
+                    .wrapping_add(table::HONOR_WEIGHT[c_new as usize]);
+                self.with_honor_key(key)
+            }
+            Some(g) => {
+                let base = g * 9;
+                let mut suit = [0u8; 9];
+                suit.copy_from_slice(&counts[base..base + 9]);
+                suit[t - base] = c_new;
+                self.with_suit(g, table::suit_class(&suit))
+            }
+        }
     }
 
     /// Minimum shanten after adding one tile of type `t` to `counts` (the array this
@@ -421,6 +479,132 @@ impl Prepared {
             self.orphan_kinds - (orphan && c == 1) as i8,
             self.orphan_pairs - (orphan && c == 2) as i8,
         )
+    }
+
+    /// Tile types of suit group `g` whose draw raises the regular overlap.
+    #[inline(always)]
+    fn suit_improving(&self, counts: &TileCounts, g: usize) -> u64 {
+        let base = g * 9;
+        let s = &counts[base..base + 9];
+        let mut total = 0usize;
+        let mut big = false;
+        for &c in s {
+            total += c as usize;
+            big |= c > 4;
+        }
+        let mut mask = 0u64;
+        if big || total >= 14 {
+            // Only for malformed input: the generic path.
+            for i in 0..9 {
+                if s[i] < 4 && self.overlap_with(counts, base + i, s[i] + 1) > self.overlap {
+                    mask |= 1u64 << (base + i);
+                }
+            }
+            return mask;
+        }
+        // rank(s + e_i) = prefix_i + RANK_STEP[i][rem_i][c_i + 1] + suffix_{i+1}, where
+        // the suffix uses one tile less of room (rem - 1) at every later position.
+        let mut rem = [0usize; 10];
+        rem[0] = 14;
+        for i in 0..9 {
+            rem[i + 1] = rem[i] - s[i] as usize;
+        }
+        let mut suffix = [0u32; 10];
+        for i in (0..9).rev() {
+            suffix[i] = suffix[i + 1] + table::RANK_STEP[i][rem[i] - 1][s[i] as usize];
+        }
+        let mut prefix = 0u32;
+        for i in 0..9 {
+            let c = s[i] as usize;
+            if c < 4 {
+                let r = prefix + table::RANK_STEP[i][rem[i]][c + 1] + suffix[i + 1];
+                let x = table::suit_class_of_rank(r as usize);
+                if self.with_suit(g, x) > self.overlap {
+                    mask |= 1u64 << (base + i);
+                }
+            }
+            prefix += table::RANK_STEP[i][rem[i]][c];
+        }
+        mask
+    }
+
+    /// Honour-like tile types whose draw raises the regular overlap.
+    #[inline(always)]
+    fn honor_improving(&self, counts: &TileCounts) -> u64 {
+        // The result depends only on the count of the drawn type: evaluate each of the
+        // counts 0..=3 once.
+        let mut by_count = [false; 4];
+        for (c, slot) in by_count.iter_mut().enumerate() {
+            let key = self
+                .key
+                .wrapping_sub(table::HONOR_WEIGHT[c])
+                .wrapping_add(table::HONOR_WEIGHT[c + 1]);
+            *slot = self.with_honor_key(key) > self.overlap;
+        }
+        let mut mask = 0u64;
+        for t in 27..34 {
+            let c = counts[t] as usize;
+            if c < 4 && by_count[c] {
+                mask |= 1u64 << t;
+            }
+        }
+        if self.tile_set == TileSet::Sanma {
+            for t in [0usize, 8] {
+                let c = counts[t] as usize;
+                if c < 4 && by_count[c] {
+                    mask |= 1u64 << t;
+                }
+            }
+        }
+        mask
+    }
+
+    /// The ukeire types of the prepared hand `counts`: types of the tile set, held fewer
+    /// than four times, whose draw lowers the minimum shanten.
+    #[inline]
+    pub fn ukeire_mask(&self, counts: &TileCounts) -> u64 {
+        let reg = self.regular();
+        let cur = self.min_shanten();
+        if cur < 0 {
+            return 0;
+        }
+        // The suit and honour paths skip types held four times themselves; the special
+        // forms only add types held at most once.
+        let valid = set_mask(self.tile_set);
+        let mut mask = 0u64;
+        if reg == cur {
+            let suits: &[usize] = match self.tile_set {
+                TileSet::FourPlayer => &[0, 1, 2],
+                TileSet::Sanma => &[1, 2],
+            };
+            for &g in suits {
+                mask |= self.suit_improving(counts, g);
+            }
+            mask |= self.honor_improving(counts);
+        }
+        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
+        let kokushi = self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
+        if chiitoi || kokushi {
+            let mut zeros = 0u64;
+            let mut ones = 0u64;
+            for (t, &c) in counts.iter().enumerate() {
+                zeros |= ((c == 0) as u64) << t;
+                ones |= ((c == 1) as u64) << t;
+            }
+            if chiitoi {
+                mask |= ones;
+                if self.kinds < 7 {
+                    mask |= zeros;
+                }
+            }
+            if kokushi {
+                mask |= zeros & ORPHAN_MASK;
+                if self.orphan_pairs == 0 {
+                    mask |= ones & ORPHAN_MASK;
+                }
+            }
+        }
+        mask & valid
     }
 }
 

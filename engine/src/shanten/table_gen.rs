@@ -20,6 +20,10 @@
 // of sequences starting there, subject to the 4-copy limit. The depth-first enumeration
 // shares the programme's prefix states between patterns with a common prefix, so the
 // whole table costs about 10^8 simple steps.
+//
+// Only 126 distinct codes occur (the same count as Nyanten's suit classes). The
+// library therefore embeds a one-byte *class* per pattern and, per pair of classes, the
+// class of their (max, +) convolution; see `build_tables` below.
 
 /// Number of suit patterns (9 counts, each 0..=4, total <= 14).
 const SUIT_PATTERNS: usize = 405_350;
@@ -167,4 +171,137 @@ fn generate_suit_table(mut emit: impl FnMut(u16)) {
     let mut dp = [-1i16; GEN_STATES];
     dp[gen_state(0, 0, 0, 0)] = 0;
     gen_rec(0, 14, &dp, &with_seq[..n_with], &no_seq[..n_no], &mut emit);
+}
+
+/// An "at most" overlap vector `v[m][p]`.
+type GenVec = [[u8; 2]; 5];
+
+fn gen_decode(code: u16) -> GenVec {
+    let mut v = [[0u8; 2]; 5];
+    let lo = code & 0xFF;
+    let mut hi = code >> 8;
+    for m in 0..5 {
+        if m > 0 {
+            v[m][0] = v[m - 1][0] + ((lo >> (2 * (m - 1))) & 3) as u8;
+        }
+        v[m][1] = v[m][0] + (hi % 3) as u8;
+        hi /= 3;
+    }
+    v
+}
+
+fn gen_conv(a: &GenVec, b: &GenVec) -> GenVec {
+    let mut c = [[0u8; 2]; 5];
+    for m in 0..5 {
+        for m1 in 0..=m {
+            let (x, y) = (a[m1], b[m - m1]);
+            c[m][0] = c[m][0].max(x[0] + y[0]);
+            c[m][1] = c[m][1].max(x[0] + y[1]).max(x[1] + y[0]);
+        }
+    }
+    c
+}
+
+/// Honour-like group vector from a histogram (`hist[c]` types with `c` copies).
+fn gen_honor_vector(hist: [usize; 5]) -> GenVec {
+    let mut top = [0u8; 5];
+    let mut n = 0;
+    for c in (1..5).rev() {
+        for _ in 0..hist[c] {
+            if n < 5 {
+                top[n] = c as u8;
+                n += 1;
+            }
+        }
+    }
+    let mut v = [[0u8; 2]; 5];
+    let mut sets = 0u8;
+    for m in 0..5 {
+        v[m][0] = sets;
+        v[m][1] = sets + top[m].min(2);
+        sets += top[m].min(3);
+    }
+    v
+}
+
+/// Interns `v` in `list`, returning its id.
+fn gen_intern(list: &mut Vec<GenVec>, v: GenVec) -> u8 {
+    let id = match list.iter().position(|x| *x == v) {
+        Some(i) => i,
+        None => {
+            list.push(v);
+            list.len() - 1
+        }
+    };
+    assert!(id < 256, "too many classes");
+    id as u8
+}
+
+/// All generated tables.
+struct GenTables {
+    /// Class of each suit pattern, in rank order.
+    suit_class: Vec<u8>,
+    /// Class of each honour key `n1 + 10 n2 + 100 n3 + 1000 n4` (0..10000).
+    honor_class: Vec<u8>,
+    /// `pair_ab[a * n_suit + b]`: class of conv(suit a, suit b).
+    pair_ab: Vec<u8>,
+    /// `pair_cd[c * n_honor + h]`: class of conv(suit c, honour h).
+    pair_cd: Vec<u8>,
+    /// `fin[(ab * n_cd + cd) * 5 + s]`: conv(ab, cd) at (s sets, 1 pair).
+    fin: Vec<u8>,
+    n_suit: usize,
+    n_honor: usize,
+    n_ab: usize,
+    n_cd: usize,
+}
+
+fn build_tables() -> GenTables {
+    let mut suit_vecs: Vec<GenVec> = Vec::new();
+    let mut suit_class = Vec::with_capacity(SUIT_PATTERNS);
+    generate_suit_table(|code| {
+        let v = gen_decode(code);
+        suit_class.push(gen_intern(&mut suit_vecs, v));
+    });
+    assert_eq!(suit_class.len(), SUIT_PATTERNS);
+    let mut honor_vecs: Vec<GenVec> = Vec::new();
+    let mut honor_class = Vec::with_capacity(10_000);
+    for key in 0..10_000usize {
+        let hist = [0, key % 10, key / 10 % 10, key / 100 % 10, key / 1000];
+        honor_class.push(gen_intern(&mut honor_vecs, gen_honor_vector(hist)));
+    }
+    let (n_suit, n_honor) = (suit_vecs.len(), honor_vecs.len());
+    let mut ab_vecs: Vec<GenVec> = Vec::new();
+    let mut pair_ab = Vec::with_capacity(n_suit * n_suit);
+    for a in &suit_vecs {
+        for b in &suit_vecs {
+            pair_ab.push(gen_intern(&mut ab_vecs, gen_conv(a, b)));
+        }
+    }
+    let mut cd_vecs: Vec<GenVec> = Vec::new();
+    let mut pair_cd = Vec::with_capacity(n_suit * n_honor);
+    for c in &suit_vecs {
+        for h in &honor_vecs {
+            pair_cd.push(gen_intern(&mut cd_vecs, gen_conv(c, h)));
+        }
+    }
+    let mut fin = Vec::with_capacity(ab_vecs.len() * cd_vecs.len() * 5);
+    for ab in &ab_vecs {
+        for cd in &cd_vecs {
+            let full = gen_conv(ab, cd);
+            for row in full.iter() {
+                fin.push(row[1]);
+            }
+        }
+    }
+    GenTables {
+        suit_class,
+        honor_class,
+        pair_ab,
+        pair_cd,
+        fin,
+        n_suit,
+        n_honor,
+        n_ab: ab_vecs.len(),
+        n_cd: cd_vecs.len(),
+    }
 }

@@ -1,0 +1,58 @@
+//! Runs `host-trainer shanten` as a process.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+        .arg("shanten")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn host-trainer");
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.success(),
+    )
+}
+
+#[test]
+fn shanten_from_stdin() {
+    let (out, err, ok) = run(&[], "5688m1112478p136s\n\n  19m19p19s12345677z  \n");
+    assert!(ok, "{err}");
+    assert_eq!(out, "5688m1112478p136s\t2\t4\t10\t2\n19m19p19s12345677z\t7\t5\t-1\t-1\n");
+}
+
+#[test]
+fn ukeire_from_arguments() {
+    let (out, err, ok) = run(&["--ukeire", "123677m1257p5s17z", "123m456p789s1122z"], "");
+    assert!(ok, "{err}");
+    assert_eq!(out, "123677m1257p5s17z\t3\t45678m36p34567s17z\t14\t50\n123m456p789s1122z\t0\t12z\t2\t4\n");
+}
+
+#[test]
+fn bad_lines_are_reported_and_others_answered() {
+    let (out, err, ok) = run(&["--sanma"], "123p456s789p11z22z\n5m\n19m19p19s1234567z\n");
+    assert!(!ok);
+    assert!(err.contains("line 2"), "{err}");
+    assert!(err.contains("5m does not exist"), "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert!(lines[1].starts_with("19m19p19s1234567z\t"));
+    assert!(lines[1].ends_with("\t0"));
+}
+
+#[test]
+fn melds_option() {
+    let (out, _, ok) = run(&["--melds", "4", "5z", "55z"], "");
+    assert!(ok);
+    assert_eq!(out, "5z\t0\t-\t-\t0\n55z\t-1\t-\t-\t-1\n");
+    let (_, err, ok) = run(&["--ukeire", "123m"], "");
+    assert!(!ok);
+    assert!(err.contains("argument 1"), "{err}");
+}
