@@ -77,7 +77,7 @@ pub fn score_win(
     }
     if pairs {
         let v = common.wrapping_add(table.seven_pairs);
-        if best.map_or(true, |b| v > b.value) {
+        if best.is_none_or(|b| v > b.value) {
             best = Some(WinValue {
                 shape: WinShape::SevenPairs,
                 value: v,
