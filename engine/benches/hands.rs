@@ -1,6 +1,7 @@
 //! Hands per second per core with three random bots and with three efficiency bots.
 //!
-//! `cargo bench -p mahjong-engine --bench hands` (release, one thread). The reference
+//! `cargo bench -p mahjong-engine --bench hands` (release, one thread; rates are per
+//! CPU-second of the benchmark thread, so a busy machine does not skew them much). The reference
 //! in the same run is the goal for each line-up (≥ 50 000 random-bot hands/s
 //! and ≥ 5 000 efficiency-bot hands/s per core); the ratio printed is measured / goal.
 //! The first line plays with the cheapest possible agent (first legal action) to show
@@ -62,7 +63,7 @@ fn main() {
     // BENCH_ONLY=random (or first, efficiency) runs only the matching line-ups.
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
     let run = |name: &str| only.is_empty() || name.contains(only.as_str());
-    println!("hands per second, one thread, {seconds} s per line");
+    println!("hands per CPU-second (one thread), {seconds} s wall-clock per line");
     println!(
         "{:<12} {:<22} {:>12} {:>10} {:>8} {:>8}",
         "rules", "line-up", "hands/s", "goal", "ratio", "steps"

@@ -75,12 +75,16 @@ impl Game {
         let (Some(hand), Some(discards)) = (self.hands.get(s), self.discards.get(s)) else {
             return;
         };
+        // Bit masks over tile types: one pass over the hand instead of one per action
+        // kind (this function runs on every decision of every self-play game).
+        let mut held = 0u64;
+        let mut four = 0u64;
+        for (i, &c) in hand.iter().enumerate() {
+            held |= ((c > 0) as u64) << i;
+            four |= ((c == 4) as u64) << i;
+        }
         if !discards.is_full() {
-            for t in Tile::all() {
-                if hand.get(t.index()).is_some_and(|&c| c > 0) {
-                    out.push(Action::Discard(t));
-                }
-            }
+            push_each(out, held, Action::Discard);
         }
         if self.after_call {
             return;
@@ -89,15 +93,14 @@ impl Game {
             out.push(Action::Tsumo);
         }
         if self.kan_possible() {
-            for t in Tile::all() {
-                let c = hand.get(t.index()).copied().unwrap_or(0);
-                if c == 4 {
-                    out.push(Action::ClosedKan(t));
-                }
-                if c >= 1 && self.has_pon(seat, t) {
-                    out.push(Action::AddedKan(t));
+            push_each(out, four, Action::ClosedKan);
+            let mut pons = 0u64;
+            for m in self.melds.get(s).map_or(&[][..], |m| m.as_slice()) {
+                if m.kind == MeldKind::Pon {
+                    pons |= 1u64 << m.tile.index();
                 }
             }
+            push_each(out, pons & held, Action::AddedKan);
         }
     }
 
@@ -250,4 +253,15 @@ pub(crate) fn chi_low(tile: Tile, k: u8) -> Option<Tile> {
         return None;
     }
     Some(low)
+}
+
+/// Pushes `make(t)` for every tile type `t` whose bit is set in `mask`, in index order.
+fn push_each(out: &mut LegalActions, mut mask: u64, make: fn(Tile) -> Action) {
+    while mask != 0 {
+        let i = mask.trailing_zeros() as u8;
+        mask &= mask - 1;
+        if let Some(t) = Tile::new(i) {
+            out.push(make(t));
+        }
+    }
 }
