@@ -84,7 +84,14 @@ fn new_bot(bot: mj_bot, out: *mut *mut mj_bot) -> Result<(), Error> {
 /// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn mj_bot_new_random(seed: u64, out: *mut *mut mj_bot) -> mj_result {
-    guard("mj_bot_new_random", || new_bot(mj_bot { kind: BotKind::Random(RandomBot::new(seed)) }, out))
+    guard("mj_bot_new_random", || {
+        new_bot(
+            mj_bot {
+                kind: BotKind::Random(RandomBot::new(seed)),
+            },
+            out,
+        )
+    })
 }
 
 /// Creates the efficiency bot: wins when it can, discards by shanten, ukeire and the
@@ -97,7 +104,14 @@ pub unsafe extern "C" fn mj_bot_new_random(seed: u64, out: *mut *mut mj_bot) -> 
 /// `out` must be NULL or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn mj_bot_new_efficiency(out: *mut *mut mj_bot) -> mj_result {
-    guard("mj_bot_new_efficiency", || new_bot(mj_bot { kind: BotKind::Efficiency(EfficiencyBot) }, out))
+    guard("mj_bot_new_efficiency", || {
+        new_bot(
+            mj_bot {
+                kind: BotKind::Efficiency(EfficiencyBot),
+            },
+            out,
+        )
+    })
 }
 
 /// Frees a bot. NULL is ignored.
@@ -117,14 +131,20 @@ pub unsafe extern "C" fn mj_bot_free(bot: *mut mj_bot) {
 
 /// The observation and legal actions of a seat that has a decision pending, or the
 /// reason why it has none.
-fn decision(g: &Game, seat: u8) -> Result<(engine::game::Observation, engine::game::LegalActions), Error> {
+fn decision(
+    g: &Game,
+    seat: u8,
+) -> Result<(engine::game::Observation, engine::game::LegalActions), Error> {
     check_seat(g, seat)?;
     let legal = g.legal_actions(seat);
     if legal.is_empty() {
         return Err(match g.phase() {
             Phase::HandOver => Error::new(mj_result::MJ_HAND_OVER, "the hand is over"),
             Phase::GameOver => Error::new(mj_result::MJ_GAME_OVER, "the game is over"),
-            _ => Error::new(mj_result::MJ_NOT_YOUR_TURN, format!("seat {seat} has no decision pending")),
+            _ => Error::new(
+                mj_result::MJ_NOT_YOUR_TURN,
+                format!("seat {seat} has no decision pending"),
+            ),
         });
     }
     let obs = g.observation(seat).map_err(rule_error)?;
@@ -158,7 +178,10 @@ pub unsafe extern "C" fn mj_bot_choose(
         let (obs, legal) = decision(g, seat)?;
         let chosen = bot.agent().act(&obs, &legal);
         if !legal.contains(chosen) {
-            return Err(Error::new(mj_result::MJ_INTERNAL, "the bot chose an illegal action"));
+            return Err(Error::new(
+                mj_result::MJ_INTERNAL,
+                "the bot chose an illegal action",
+            ));
         }
         // SAFETY: `action` is non-NULL and valid for a write.
         unsafe { put(action, chosen.index() as u16) };
@@ -211,7 +234,11 @@ pub(crate) fn efficiency_advice(g: &Game, seat: u8) -> Result<mj_advice, Error> 
 /// # Safety
 /// `game` must be NULL or a live game; `out` must be NULL or valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_efficiency_advise(game: *const mj_game, seat: u8, out: *mut mj_advice) -> mj_result {
+pub unsafe extern "C" fn mj_efficiency_advise(
+    game: *const mj_game,
+    seat: u8,
+    out: *mut mj_advice,
+) -> mj_result {
     guard("mj_efficiency_advise", || {
         // SAFETY: `game` is NULL or live per the contract.
         let g = &unsafe { in_ref(game, "game") }?.game;

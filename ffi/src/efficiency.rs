@@ -73,13 +73,18 @@ fn parse_hand(hand: &str, tile_set: TileSet) -> Result<(TileCounts, u8), Error> 
     let counts = parse_counts(hand, tile_set)
         .map_err(|e| Error::new(mj_result::MJ_PARSE_ERROR, format!("hand {hand:?}: {e}")))?;
     let tiles: u32 = counts.iter().map(|&c| c as u32).sum();
-    let melds = if tiles <= 14 { ((14 - tiles) / 3) as u8 } else { 0 };
+    let melds = if tiles <= 14 {
+        ((14 - tiles) / 3) as u8
+    } else {
+        0
+    };
     Ok((counts, melds))
 }
 
 /// Validates counts and melds as a hand of `13 - 3k` or `14 - 3k` tiles.
 fn validate(counts: &TileCounts, melds: u8, tile_set: TileSet) -> Result<u32, Error> {
-    shanten::validate(counts, melds, tile_set).map_err(|e| Error::invalid(format!("not a hand: {e}")))?;
+    shanten::validate(counts, melds, tile_set)
+        .map_err(|e| Error::invalid(format!("not a hand: {e}")))?;
     Ok(counts.iter().map(|&c| c as u32).sum())
 }
 
@@ -99,19 +104,30 @@ unsafe fn in_counts(p: *const u8, what: &str) -> Result<TileCounts, Error> {
 ///
 /// # Safety
 /// `p` must be NULL or valid for `MJ_NUM_TILE_TYPES` reads.
-unsafe fn in_unseen(p: *const u8, counts: &TileCounts, tile_set: TileSet) -> Result<TileCounts, Error> {
+unsafe fn in_unseen(
+    p: *const u8,
+    counts: &TileCounts,
+    tile_set: TileSet,
+) -> Result<TileCounts, Error> {
     if p.is_null() {
         return Ok(available_from_hand(counts, tile_set));
     }
     // SAFETY: forwarded contract.
     let unseen = unsafe { in_counts(p, "unseen") }?;
     if let Some(t) = unseen.iter().position(|&c| c > 4) {
-        return Err(Error::invalid(format!("unseen[{t}] = {} exceeds 4", unseen[t])));
+        return Err(Error::invalid(format!(
+            "unseen[{t}] = {} exceeds 4",
+            unseen[t]
+        )));
     }
     Ok(unseen)
 }
 
-fn shanten_info(counts: &TileCounts, melds: u8, tile_set: TileSet) -> Result<mj_shanten_info, Error> {
+fn shanten_info(
+    counts: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+) -> Result<mj_shanten_info, Error> {
     validate(counts, melds, tile_set)?;
     let s = shanten::shanten(counts, melds, tile_set);
     Ok(mj_shanten_info {
@@ -136,7 +152,12 @@ fn ukeire_info(
         )));
     }
     let u = ukeire(counts, melds, tile_set, Forms::ALL, unseen);
-    Ok(mj_ukeire_info { shanten: u.shanten, num_types: u.num_types() as u8, tiles: u.tiles, types: u.types })
+    Ok(mj_ukeire_info {
+        shanten: u.shanten,
+        num_types: u.num_types() as u8,
+        tiles: u.tiles,
+        types: u.types,
+    })
 }
 
 fn value_scores_info(
@@ -175,7 +196,11 @@ fn value_scores_info(
 /// `hand` must be NULL or a NUL-terminated string; `out` must be NULL or valid for a
 /// write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_shanten(hand: *const c_char, tile_set: u32, out: *mut mj_shanten_info) -> mj_result {
+pub unsafe extern "C" fn mj_shanten(
+    hand: *const c_char,
+    tile_set: u32,
+    out: *mut mj_shanten_info,
+) -> mj_result {
     guard("mj_shanten", || {
         // SAFETY: `hand` is NULL or NUL-terminated per the contract.
         let hand = unsafe { in_str(hand, "hand") }?;
@@ -224,7 +249,11 @@ pub unsafe extern "C" fn mj_shanten_counts(
 /// `hand` must be NULL or a NUL-terminated string; `out` must be NULL or valid for a
 /// write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_ukeire(hand: *const c_char, tile_set: u32, out: *mut mj_ukeire_info) -> mj_result {
+pub unsafe extern "C" fn mj_ukeire(
+    hand: *const c_char,
+    tile_set: u32,
+    out: *mut mj_ukeire_info,
+) -> mj_result {
     guard("mj_ukeire", || {
         // SAFETY: `hand` is NULL or NUL-terminated per the contract.
         let hand = unsafe { in_str(hand, "hand") }?;
@@ -337,7 +366,11 @@ pub unsafe extern "C" fn mj_value_scores_counts(
 /// `hand` must be NULL or a NUL-terminated string; `counts` must be NULL or valid for
 /// `MJ_NUM_TILE_TYPES` writes.
 #[no_mangle]
-pub unsafe extern "C" fn mj_counts_parse(hand: *const c_char, tile_set: u32, counts: *mut u8) -> mj_result {
+pub unsafe extern "C" fn mj_counts_parse(
+    hand: *const c_char,
+    tile_set: u32,
+    counts: *mut u8,
+) -> mj_result {
     guard("mj_counts_parse", || {
         // SAFETY: `hand` is NULL or NUL-terminated per the contract.
         let hand = unsafe { in_str(hand, "hand") }?;
@@ -372,7 +405,10 @@ pub unsafe extern "C" fn mj_counts_format(
         let counts = unsafe { in_counts(counts, "counts") }?;
         out_ptr(written, "written")?;
         if let Some(t) = counts.iter().position(|&c| c > 4) {
-            return Err(Error::invalid(format!("counts[{t}] = {} exceeds 4", counts[t])));
+            return Err(Error::invalid(format!(
+                "counts[{t}] = {} exceeds 4",
+                counts[t]
+            )));
         }
         let text = Counts(&counts).to_string();
         // SAFETY: buffer contract as documented.
@@ -388,7 +424,13 @@ pub(crate) fn action_text(a: Action) -> String {
         Action::Tsumo => "tsumo".to_string(),
         Action::ClosedKan(t) => format!("closed kan {t}"),
         Action::AddedKan(t) => format!("added kan {t}"),
-        Action::Chi(t) => format!("chi {}{}{}{}", t.number(), t.number() + 1, t.number() + 2, t.suit().letter()),
+        Action::Chi(t) => format!(
+            "chi {}{}{}{}",
+            t.number(),
+            t.number() + 1,
+            t.number() + 2,
+            t.suit().letter()
+        ),
         Action::Ron => "ron".to_string(),
         Action::Pon => "pon".to_string(),
         Action::OpenKan => "open kan".to_string(),
@@ -408,7 +450,12 @@ pub(crate) fn action_text(a: Action) -> String {
 /// `buf` must be NULL or valid for `len` writes; `written` must be NULL or valid for a
 /// write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_action_format(action: u16, buf: *mut c_char, len: usize, written: *mut usize) -> mj_result {
+pub unsafe extern "C" fn mj_action_format(
+    action: u16,
+    buf: *mut c_char,
+    len: usize,
+    written: *mut usize,
+) -> mj_result {
     guard("mj_action_format", || {
         out_ptr(written, "written")?;
         let text = action_text(action_from(action)?);

@@ -46,6 +46,26 @@ pub enum mj_result {
 }
 
 impl mj_result {
+    /// The code with numeric value `code`, if any.
+    pub const fn from_u32(code: u32) -> Option<mj_result> {
+        Some(match code {
+            0 => mj_result::MJ_OK,
+            1 => mj_result::MJ_NULL_POINTER,
+            2 => mj_result::MJ_INVALID_ARGUMENT,
+            3 => mj_result::MJ_BUFFER_TOO_SMALL,
+            4 => mj_result::MJ_PARSE_ERROR,
+            5 => mj_result::MJ_ILLEGAL_ACTION,
+            6 => mj_result::MJ_NOT_YOUR_TURN,
+            7 => mj_result::MJ_HAND_OVER,
+            8 => mj_result::MJ_GAME_OVER,
+            9 => mj_result::MJ_CORRUPT_RECORD,
+            10 => mj_result::MJ_PANIC,
+            11 => mj_result::MJ_HAND_IN_PROGRESS,
+            12 => mj_result::MJ_INTERNAL,
+            _ => return None,
+        })
+    }
+
     /// The stable name of the code, as spelled in the header.
     pub const fn name(self) -> &'static str {
         match self {
@@ -64,23 +84,6 @@ impl mj_result {
             mj_result::MJ_INTERNAL => "MJ_INTERNAL",
         }
     }
-
-    /// Every code in numeric order.
-    pub const ALL: [mj_result; 13] = [
-        mj_result::MJ_OK,
-        mj_result::MJ_NULL_POINTER,
-        mj_result::MJ_INVALID_ARGUMENT,
-        mj_result::MJ_BUFFER_TOO_SMALL,
-        mj_result::MJ_PARSE_ERROR,
-        mj_result::MJ_ILLEGAL_ACTION,
-        mj_result::MJ_NOT_YOUR_TURN,
-        mj_result::MJ_HAND_OVER,
-        mj_result::MJ_GAME_OVER,
-        mj_result::MJ_CORRUPT_RECORD,
-        mj_result::MJ_PANIC,
-        mj_result::MJ_HAND_IN_PROGRESS,
-        mj_result::MJ_INTERNAL,
-    ];
 }
 
 /// A failed call: its code and the message stored as the thread's last error.
@@ -92,7 +95,10 @@ pub(crate) struct Error {
 
 impl Error {
     pub(crate) fn new(code: mj_result, message: impl Into<String>) -> Error {
-        Error { code, message: message.into() }
+        Error {
+            code,
+            message: message.into(),
+        }
     }
 
     pub(crate) fn null(what: &str) -> Error {
@@ -196,7 +202,7 @@ pub unsafe extern "C" fn mj_last_error_message(
 #[no_mangle]
 pub extern "C" fn mj_result_name(code: u32) -> *const c_char {
     guard_infallible(c"MJ_UNKNOWN".as_ptr(), || {
-        let name: &'static std::ffi::CStr = match mj_result::ALL.get(code as usize) {
+        let name: &'static std::ffi::CStr = match mj_result::from_u32(code) {
             Some(mj_result::MJ_OK) => c"MJ_OK",
             Some(mj_result::MJ_NULL_POINTER) => c"MJ_NULL_POINTER",
             Some(mj_result::MJ_INVALID_ARGUMENT) => c"MJ_INVALID_ARGUMENT",
@@ -222,8 +228,9 @@ mod tests {
 
     #[test]
     fn codes_are_stable() {
-        for (i, code) in mj_result::ALL.iter().enumerate() {
-            assert_eq!(*code as usize, i);
+        for i in 0..13u32 {
+            let code = mj_result::from_u32(i).unwrap();
+            assert_eq!(code as u32, i);
             // SAFETY: mj_result_name returns a static NUL-terminated string.
             let name = unsafe { std::ffi::CStr::from_ptr(mj_result_name(i as u32)) };
             assert_eq!(name.to_str().unwrap(), code.name());
@@ -231,6 +238,7 @@ mod tests {
         // SAFETY: as above.
         let unknown = unsafe { std::ffi::CStr::from_ptr(mj_result_name(9999)) };
         assert_eq!(unknown.to_str().unwrap(), "MJ_UNKNOWN");
+        assert_eq!(mj_result::from_u32(13), None);
     }
 
     #[test]

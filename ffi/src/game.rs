@@ -187,7 +187,9 @@ pub(crate) fn check_seat(game: &Game, seat: u8) -> Result<(), Error> {
 /// The action with index `index`, or `MJ_INVALID_ARGUMENT`.
 pub(crate) fn action_from(index: u16) -> Result<Action, Error> {
     Action::from_index(index as usize).ok_or_else(|| {
-        Error::invalid(format!("action index {index} is not below MJ_NUM_ACTIONS ({MJ_NUM_ACTIONS})"))
+        Error::invalid(format!(
+            "action index {index} is not below MJ_NUM_ACTIONS ({MJ_NUM_ACTIONS})"
+        ))
     })
 }
 
@@ -234,11 +236,9 @@ pub unsafe extern "C" fn mj_game_new(rules: u32, seed: u64, out: *mut *mut mj_ga
         let rules = match rules {
             MJ_RULES_SANMA => Rules::sanma(),
             MJ_RULES_FOUR_PLAYER => Rules::four_player(),
-            _ => {
-                return Err(Error::invalid(format!(
-                    "rules preset {rules} is neither MJ_RULES_SANMA (0) nor MJ_RULES_FOUR_PLAYER (1)"
-                )))
-            }
+            _ => return Err(Error::invalid(format!(
+                "rules preset {rules} is neither MJ_RULES_SANMA (0) nor MJ_RULES_FOUR_PLAYER (1)"
+            ))),
         };
         new_game(rules, seed, out)
     })
@@ -264,7 +264,9 @@ pub unsafe extern "C" fn mj_game_new_preset(
         let name = unsafe { in_str(preset, "preset") }?;
         out_ptr(out, "out")?;
         let rules = Rules::preset(name).ok_or_else(|| {
-            Error::invalid(format!("unknown rules preset {name:?} (try \"sanma\" or \"four-player\")"))
+            Error::invalid(format!(
+                "unknown rules preset {name:?} (try \"sanma\" or \"four-player\")"
+            ))
         })?;
         new_game(rules, seed, out)
     })
@@ -292,7 +294,10 @@ pub unsafe extern "C" fn mj_game_free(game: *mut mj_game) {
 /// # Safety
 /// `game` must be NULL or a live game; `out` must be NULL or valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_game_status(game: *const mj_game, out: *mut mj_game_status) -> mj_result {
+pub unsafe extern "C" fn mj_game_status(
+    game: *const mj_game,
+    out: *mut mj_game_status,
+) -> mj_result {
     guard("mj_game_status", || {
         // SAFETY: `game` is NULL or live per the contract.
         let g = &unsafe { in_ref(game, "game") }?.game;
@@ -433,7 +438,11 @@ pub unsafe extern "C" fn mj_game_apply(game: *mut mj_game, seat: u8, action: u16
         check_seat(g, seat)?;
         g.apply(seat, a).map_err(|e| {
             let mut err = rule_error(e);
-            err.message = format!("seat {seat}, action {action} ({}): {}", crate::efficiency::action_text(a), err.message);
+            err.message = format!(
+                "seat {seat}, action {action} ({}): {}",
+                crate::efficiency::action_text(a),
+                err.message
+            );
             err
         })?;
         Ok(())
@@ -537,16 +546,21 @@ pub unsafe extern "C" fn mj_game_observation(
 /// # Safety
 /// `game` must be NULL or a live game; `out` must be NULL or valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_game_hand_result(game: *const mj_game, out: *mut mj_hand_result) -> mj_result {
+pub unsafe extern "C" fn mj_game_hand_result(
+    game: *const mj_game,
+    out: *mut mj_hand_result,
+) -> mj_result {
     guard("mj_game_hand_result", || {
         // SAFETY: `game` is NULL or live per the contract.
         let g = &unsafe { in_ref(game, "game") }?.game;
         out_ptr(out, "out")?;
         let over = matches!(g.phase(), Phase::HandOver | Phase::GameOver);
-        let r = g
-            .last_result()
-            .filter(|_| over)
-            .ok_or_else(|| Error::new(mj_result::MJ_HAND_IN_PROGRESS, "the hand is still in progress"))?;
+        let r = g.last_result().filter(|_| over).ok_or_else(|| {
+            Error::new(
+                mj_result::MJ_HAND_IN_PROGRESS,
+                "the hand is still in progress",
+            )
+        })?;
         let result = mj_hand_result {
             kind: match r.kind {
                 HandEndKind::Win => MJ_HAND_END_WIN,
@@ -586,10 +600,12 @@ pub unsafe extern "C" fn mj_game_hand_record(
         let g = &unsafe { in_ref(game, "game") }?.game;
         out_ptr(written, "written")?;
         let mut scratch = vec![0u8; RECORD_MAX_BYTES];
-        let bytes = g
-            .hand_record()
-            .to_postcard(&mut scratch)
-            .map_err(|e| Error::new(mj_result::MJ_INTERNAL, format!("cannot encode the record: {e}")))?;
+        let bytes = g.hand_record().to_postcard(&mut scratch).map_err(|e| {
+            Error::new(
+                mj_result::MJ_INTERNAL,
+                format!("cannot encode the record: {e}"),
+            )
+        })?;
         // SAFETY: buffer contract as documented.
         unsafe { out_slice(buf, len, bytes, written, "buf") }
     })
@@ -606,13 +622,21 @@ pub unsafe extern "C" fn mj_game_hand_record(
 /// `record` must be NULL or valid for `len` reads; `out` must be NULL or valid for a
 /// write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_game_replay(record: *const u8, len: usize, out: *mut *mut mj_game) -> mj_result {
+pub unsafe extern "C" fn mj_game_replay(
+    record: *const u8,
+    len: usize,
+    out: *mut *mut mj_game,
+) -> mj_result {
     guard("mj_game_replay", || {
         // SAFETY: `record` is NULL or valid for `len` reads per the contract.
         let bytes = unsafe { in_array(record, len, "record") }?;
         out_ptr(out, "out")?;
-        let corrupt = |e: engine::game::RecordError| Error::new(mj_result::MJ_CORRUPT_RECORD, e.to_string());
-        let game = HandRecord::from_postcard(bytes).map_err(corrupt)?.replay().map_err(corrupt)?;
+        let corrupt =
+            |e: engine::game::RecordError| Error::new(mj_result::MJ_CORRUPT_RECORD, e.to_string());
+        let game = HandRecord::from_postcard(bytes)
+            .map_err(corrupt)?
+            .replay()
+            .map_err(corrupt)?;
         let handle = Box::into_raw(Box::new(mj_game { game }));
         // SAFETY: `out` is non-NULL and valid for a write.
         unsafe { put(out, handle) };

@@ -42,10 +42,10 @@ use std::ffi::c_char;
 use engine::TileSet;
 
 /// Number of tile types; count arrays have this many elements (index convention:
-/// 0–8 = 1m–9m, 9–17 = 1p–9p, 18–26 = 1s–9s, 27–33 = 1z–7z).
+/// 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-33 = 1z-7z).
 pub const MJ_NUM_TILE_TYPES: usize = 34;
-/// Size of the action index space (0–33 discard, 34–67 closed kan, 68–101 added kan,
-/// 102–135 chi by lowest tile, 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass).
+/// Size of the action index space (0-33 discard, 34-67 closed kan, 68-101 added kan,
+/// 102-135 chi by lowest tile, 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass).
 pub const MJ_NUM_ACTIONS: usize = 141;
 /// Most seats in a game; per-seat arrays have this many elements.
 pub const MJ_MAX_PLAYERS: usize = 4;
@@ -63,7 +63,7 @@ pub const MJ_NONE: u8 = 255;
 /// Shanten of a form that does not apply (seven pairs or thirteen orphans with melds).
 pub const MJ_SHANTEN_NOT_APPLICABLE: i8 = 127;
 
-/// Tile set: sanma, 108 tiles without 2m–8m (the default).
+/// Tile set: sanma, 108 tiles without 2m-8m (the default).
 pub const MJ_TILE_SET_SANMA: u32 = 0;
 /// Tile set: all 34 types, 136 tiles.
 pub const MJ_TILE_SET_FOUR_PLAYER: u32 = 1;

@@ -55,7 +55,8 @@ pub(crate) unsafe fn in_str<'a>(p: *const c_char, what: &str) -> Result<&'a str,
     }
     // SAFETY: non-NULL and NUL-terminated per the caller's contract.
     let s = unsafe { CStr::from_ptr(p) };
-    s.to_str().map_err(|e| Error::invalid(format!("`{what}` is not UTF-8: {e}")))
+    s.to_str()
+        .map_err(|e| Error::invalid(format!("`{what}` is not UTF-8: {e}")))
 }
 
 /// A fixed-length array argument (`n` elements).
