@@ -382,7 +382,7 @@ typedef struct mj_value_scores_info {
 /**
  * A summary of the game's public state.
  */
-typedef struct mj_game_status {
+typedef struct mj_status {
     /**
      * Number of seats (3 or 4).
      */
@@ -419,7 +419,7 @@ typedef struct mj_game_status {
      * Scores by seat (seats beyond `players` are 0).
      */
     int32_t scores[MJ_MAX_PLAYERS];
-} mj_game_status;
+} mj_status;
 
 /**
  * One meld in an observation.
@@ -842,7 +842,7 @@ void mj_game_free(struct mj_game *game);
  * # Safety
  * `game` must be NULL or a live game; `out` must be NULL or valid for a write.
  */
-enum mj_result mj_game_status(const struct mj_game *game, struct mj_game_status *out);
+enum mj_result mj_game_status(const struct mj_game *game, struct mj_status *out);
 
 /**
  * Writes whether the game is over (the last hand ended) to `*out`.

@@ -51,7 +51,7 @@ pub const MJ_HAND_END_DRAW: u8 = 1;
 /// A summary of the game's public state.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct mj_game_status {
+pub struct mj_status {
     /// Number of seats (3 or 4).
     pub players: u8,
     /// `MJ_TILE_SET_*` of the rules.
@@ -236,9 +236,11 @@ pub unsafe extern "C" fn mj_game_new(rules: u32, seed: u64, out: *mut *mut mj_ga
         let rules = match rules {
             MJ_RULES_SANMA => Rules::sanma(),
             MJ_RULES_FOUR_PLAYER => Rules::four_player(),
-            _ => return Err(Error::invalid(format!(
+            _ => {
+                return Err(Error::invalid(format!(
                 "rules preset {rules} is neither MJ_RULES_SANMA (0) nor MJ_RULES_FOUR_PLAYER (1)"
-            ))),
+            )))
+            }
         };
         new_game(rules, seed, out)
     })
@@ -294,15 +296,12 @@ pub unsafe extern "C" fn mj_game_free(game: *mut mj_game) {
 /// # Safety
 /// `game` must be NULL or a live game; `out` must be NULL or valid for a write.
 #[no_mangle]
-pub unsafe extern "C" fn mj_game_status(
-    game: *const mj_game,
-    out: *mut mj_game_status,
-) -> mj_result {
+pub unsafe extern "C" fn mj_game_status(game: *const mj_game, out: *mut mj_status) -> mj_result {
     guard("mj_game_status", || {
         // SAFETY: `game` is NULL or live per the contract.
         let g = &unsafe { in_ref(game, "game") }?.game;
         out_ptr(out, "out")?;
-        let status = mj_game_status {
+        let status = mj_status {
             players: g.rules().players,
             tile_set: tile_set_to(g.rules().tile_set),
             phase: phase_code(g.phase()),
