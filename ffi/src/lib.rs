@@ -104,5 +104,5 @@ pub(crate) fn tile_set_to(set: TileSet) -> u8 {
 #[no_mangle]
 pub extern "C" fn mj_version() -> *const c_char {
     const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "\0");
-    VERSION.as_ptr().cast()
+    error::guard_infallible(VERSION.as_ptr().cast(), || VERSION.as_ptr().cast())
 }
