@@ -232,7 +232,7 @@ mod tests {
             let code = mj_result::from_u32(i).unwrap();
             assert_eq!(code as u32, i);
             // SAFETY: mj_result_name returns a static NUL-terminated string.
-            let name = unsafe { std::ffi::CStr::from_ptr(mj_result_name(i as u32)) };
+            let name = unsafe { std::ffi::CStr::from_ptr(mj_result_name(i)) };
             assert_eq!(name.to_str().unwrap(), code.name());
         }
         // SAFETY: as above.
