@@ -1,4 +1,5 @@
-//! Compiles the C programs (`tests/c/test_ffi.c`, `examples/server.c`) with
+//! Compiles the C programs (`tests/c/test_ffi.c`, `examples/server.c`, the README
+//! snippet) with
 //! `cc -Wall -Wextra -Werror -std=c11` against the committed header and the static
 //! library that cargo built for this test run, runs them, and runs the test program under
 //! valgrind (skipped with a printed reason only where valgrind is absent).
@@ -158,4 +159,25 @@ fn c_server_example() {
         show(&output)
     );
     run_under_valgrind(&exe, &[]);
+}
+
+/// The C snippet in `ffi/README.md` compiles and runs too.
+#[test]
+fn readme_example() {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    let start = readme.find("```c\n").expect("a ```c block in README.md") + "```c\n".len();
+    let len = readme[start..].find("```").expect("closing fence");
+    let dir = scratch_dir("readme");
+    let source = dir.join("readme_example.c");
+    std::fs::write(&source, &readme[start..start + len]).expect("write snippet");
+    let exe = compile(&source, "readme_example");
+    let output = Command::new(&exe).output().expect("run README example");
+    assert!(
+        output.status.success(),
+        "README example failed:\n{}",
+        show(&output)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("game over"));
+    cleanup(&exe);
+    let _ = std::fs::remove_dir_all(dir);
 }
