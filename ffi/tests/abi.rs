@@ -1,0 +1,484 @@
+//! The C ABI called from Rust: NULL checks, buffer sizes, no partial success, error
+//! messages, full games with both bots, records, and a structural check that every
+//! export runs inside the panic boundary.
+
+use std::ffi::{c_char, CStr};
+use std::ptr::{null, null_mut};
+
+use mahjong_ffi::*;
+
+use mj_result::*;
+
+fn last_error() -> String {
+    let mut buf = [0 as c_char; 512];
+    let mut n = 0usize;
+    // SAFETY: `buf` holds 512 bytes and `n` is a valid out pointer.
+    let r = unsafe { mj_last_error_message(buf.as_mut_ptr(), buf.len(), &mut n) };
+    assert_eq!(r, MJ_OK);
+    // SAFETY: on MJ_OK the buffer holds a NUL-terminated string.
+    let s = unsafe { CStr::from_ptr(buf.as_ptr()) }
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(s.len(), n);
+    s
+}
+
+struct Game(*mut mj_game);
+
+impl Game {
+    fn new(rules: u32, seed: u64) -> Game {
+        let mut g = null_mut();
+        // SAFETY: `g` is a valid out pointer.
+        assert_eq!(unsafe { mj_game_new(rules, seed, &mut g) }, MJ_OK);
+        assert!(!g.is_null());
+        Game(g)
+    }
+
+    fn status(&self) -> mj_status {
+        let mut st = mj_status::default();
+        // SAFETY: live game, valid out pointer.
+        assert_eq!(unsafe { mj_game_status(self.0, &mut st) }, MJ_OK);
+        st
+    }
+
+    fn legal(&self, seat: u8) -> Vec<u16> {
+        let mut buf = [0u16; MJ_MAX_LEGAL_ACTIONS];
+        let mut n = 0;
+        // SAFETY: live game, buffer of MJ_MAX_LEGAL_ACTIONS, valid out pointer.
+        let r = unsafe { mj_game_legal_actions(self.0, seat, buf.as_mut_ptr(), buf.len(), &mut n) };
+        assert_eq!(r, MJ_OK);
+        buf[..n].to_vec()
+    }
+
+    fn record(&self) -> Vec<u8> {
+        let mut buf = vec![0u8; MJ_RECORD_MAX_BYTES];
+        let mut n = 0;
+        // SAFETY: live game, buffer of its length, valid out pointer.
+        let r = unsafe { mj_game_hand_record(self.0, buf.as_mut_ptr(), buf.len(), &mut n) };
+        assert_eq!(r, MJ_OK);
+        buf.truncate(n);
+        buf
+    }
+}
+
+impl Drop for Game {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from a constructor and is freed once.
+        unsafe { mj_game_free(self.0) };
+    }
+}
+
+struct Bot(*mut mj_bot);
+
+impl Bot {
+    fn random(seed: u64) -> Bot {
+        let mut b = null_mut();
+        // SAFETY: valid out pointer.
+        assert_eq!(unsafe { mj_bot_new_random(seed, &mut b) }, MJ_OK);
+        Bot(b)
+    }
+    fn efficiency() -> Bot {
+        let mut b = null_mut();
+        // SAFETY: valid out pointer.
+        assert_eq!(unsafe { mj_bot_new_efficiency(&mut b) }, MJ_OK);
+        Bot(b)
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from a constructor and is freed once.
+        unsafe { mj_bot_free(self.0) };
+    }
+}
+
+/// Plays a whole game; returns (hands, actions).
+fn play(rules: u32, seed: u64) -> (u32, u32) {
+    let g = Game::new(rules, seed);
+    let bots = [Bot::random(seed), Bot::efficiency()];
+    let (mut hands, mut actions) = (0, 0);
+    loop {
+        let st = g.status();
+        assert_eq!(st.scores.iter().sum::<i32>(), 0);
+        match st.phase {
+            MJ_PHASE_GAME_OVER => {
+                hands += 1;
+                break;
+            }
+            MJ_PHASE_HAND_OVER => {
+                hands += 1;
+                // Replaying the finished hand gives the same record.
+                let rec = g.record();
+                let mut r = null_mut();
+                // SAFETY: `rec` is a readable buffer; valid out pointer.
+                assert_eq!(
+                    unsafe { mj_game_replay(rec.as_ptr(), rec.len(), &mut r) },
+                    MJ_OK
+                );
+                let replayed = Game(r);
+                assert_eq!(replayed.record(), rec);
+                // SAFETY: live game.
+                assert_eq!(unsafe { mj_game_start_next_hand(g.0) }, MJ_OK);
+                continue;
+            }
+            _ => {}
+        }
+        let mut seats = [0u8; MJ_MAX_PLAYERS];
+        let mut n = 0;
+        // SAFETY: live game, buffer of MJ_MAX_PLAYERS, valid out pointer.
+        assert_eq!(
+            unsafe { mj_game_seats_to_act(g.0, seats.as_mut_ptr(), seats.len(), &mut n) },
+            MJ_OK
+        );
+        assert!(n >= 1);
+        let seat = seats[0];
+        let legal = g.legal(seat);
+        let bot = &bots[(seat % 2) as usize];
+        let mut action = 0u16;
+        // SAFETY: live bot and game, valid out pointer.
+        assert_eq!(
+            unsafe { mj_bot_choose(bot.0, g.0, seat, &mut action) },
+            MJ_OK
+        );
+        assert!(legal.contains(&action));
+        // SAFETY: live game.
+        assert_eq!(
+            unsafe { mj_game_apply(g.0, seat, action) },
+            MJ_OK,
+            "{}",
+            last_error()
+        );
+        actions += 1;
+    }
+    let mut over = false;
+    // SAFETY: live game, valid out pointer.
+    assert_eq!(unsafe { mj_game_is_over(g.0, &mut over) }, MJ_OK);
+    assert!(over);
+    (hands, actions)
+}
+
+#[test]
+fn full_games_both_presets() {
+    for seed in 0..4 {
+        let (hands, actions) = play(MJ_RULES_SANMA, seed);
+        assert_eq!(hands, 3);
+        assert!(actions > 0);
+        let (hands, _) = play(MJ_RULES_FOUR_PLAYER, seed);
+        assert_eq!(hands, 4);
+    }
+}
+
+#[test]
+fn null_pointers_are_refused() {
+    let g = Game::new(MJ_RULES_SANMA, 1);
+    let mut n = 77usize;
+    let mut st = mj_status::default();
+    // SAFETY (all calls below): every pointer is NULL or valid; NULLs must be refused.
+    unsafe {
+        assert_eq!(mj_game_new(0, 1, null_mut()), MJ_NULL_POINTER);
+        assert!(last_error().contains("`out` is NULL"), "{}", last_error());
+        assert_eq!(mj_game_new_preset(null(), 1, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_game_status(null(), &mut st), MJ_NULL_POINTER);
+        assert_eq!(mj_game_status(g.0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_game_is_over(g.0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_game_seats_to_act(null(), null_mut(), 0, &mut n),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_game_seats_to_act(g.0, null_mut(), 4, &mut n),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_game_seats_to_act(g.0, null_mut(), 0, null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_game_legal_actions(g.0, 0, null_mut(), 0, null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_game_legal_mask(g.0, 0, null_mut(), 141, &mut n),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_game_apply(null_mut(), 0, 0), MJ_NULL_POINTER);
+        assert_eq!(mj_game_start_next_hand(null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_game_observation(g.0, 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_game_hand_result(null(), null_mut()), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_game_hand_record(g.0, null_mut(), 10, &mut n),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_game_replay(null(), 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_bot_new_random(1, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_bot_new_efficiency(null_mut()), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_bot_choose(null_mut(), g.0, 0, null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_efficiency_advise(g.0, 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_shanten(null(), 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_shanten_counts(null(), 0, 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_ukeire(null(), 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_ukeire_counts(null(), 0, 0, null(), null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_value_scores(null(), 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_value_scores_counts(null(), 0, 0, null(), null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_counts_parse(c"1m".as_ptr(), 0, null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_counts_format(null(), null_mut(), 0, &mut n),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_action_format(0, null_mut(), 8, &mut n), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_last_error_message(null_mut(), 0, null_mut()),
+            MJ_NULL_POINTER
+        );
+        mj_game_free(null_mut());
+        mj_bot_free(null_mut());
+    }
+    assert_eq!(n, 77, "a failed call wrote its length output");
+}
+
+#[test]
+fn buffers_report_needed_length_and_stay_untouched() {
+    let g = Game::new(MJ_RULES_FOUR_PLAYER, 3);
+    let needed = g.legal(0).len();
+    let mut buf = [0xABCDu16; MJ_MAX_LEGAL_ACTIONS];
+    let mut n = 0;
+    // SAFETY (all calls below): live game; buffers valid for the lengths given.
+    unsafe {
+        assert_eq!(
+            mj_game_legal_actions(g.0, 0, null_mut(), 0, &mut n),
+            MJ_BUFFER_TOO_SMALL
+        );
+        assert_eq!(n, needed);
+        assert_eq!(
+            mj_game_legal_actions(g.0, 0, buf.as_mut_ptr(), needed - 1, &mut n),
+            MJ_BUFFER_TOO_SMALL
+        );
+        assert!(buf.iter().all(|&a| a == 0xABCD));
+        let mut mask = [7u8; MJ_NUM_ACTIONS];
+        assert_eq!(
+            mj_game_legal_mask(g.0, 0, mask.as_mut_ptr(), 140, &mut n),
+            MJ_BUFFER_TOO_SMALL
+        );
+        assert_eq!(n, MJ_NUM_ACTIONS);
+        assert!(mask.iter().all(|&m| m == 7));
+        assert_eq!(
+            mj_game_legal_mask(g.0, 0, mask.as_mut_ptr(), 141, &mut n),
+            MJ_OK
+        );
+        assert_eq!(mask.iter().filter(|&&m| m == 1).count(), needed);
+        assert!(mask.iter().all(|&m| m <= 1));
+        let mut rec = [0u8; 4];
+        assert_eq!(
+            mj_game_hand_record(g.0, rec.as_mut_ptr(), 4, &mut n),
+            MJ_BUFFER_TOO_SMALL
+        );
+        assert_eq!(n, g.record().len());
+        assert_eq!(rec, [0; 4]);
+        // Text: *written is the length without the NUL on both outcomes.
+        let mut text = [b'x' as c_char; 16];
+        assert_eq!(
+            mj_action_format(136, text.as_mut_ptr(), 5, &mut n),
+            MJ_BUFFER_TOO_SMALL
+        );
+        assert_eq!((n, text[0]), (5, b'x' as c_char));
+        assert_eq!(mj_action_format(136, text.as_mut_ptr(), 6, &mut n), MJ_OK);
+        assert_eq!(CStr::from_ptr(text.as_ptr()).to_str().unwrap(), "tsumo");
+        assert_eq!(n, 5);
+    }
+}
+
+#[test]
+fn game_errors_and_messages() {
+    let g = Game::new(MJ_RULES_SANMA, 9);
+    let mut out = null_mut();
+    // SAFETY (all calls below): pointers valid or deliberately NULL.
+    unsafe {
+        assert_eq!(mj_game_new(5, 1, &mut out), MJ_INVALID_ARGUMENT);
+        assert!(out.is_null());
+        assert_eq!(
+            mj_game_new_preset(c"riichi".as_ptr(), 1, &mut out),
+            MJ_INVALID_ARGUMENT
+        );
+        assert!(last_error().starts_with("mj_game_new_preset: unknown rules preset \"riichi\""));
+        assert_eq!(mj_game_new_preset(c"4p".as_ptr(), 1, &mut out), MJ_OK);
+        mj_game_free(out);
+        out = null_mut();
+        assert_eq!(mj_game_apply(g.0, 0, 141), MJ_INVALID_ARGUMENT);
+        assert_eq!(mj_game_apply(g.0, 3, 0), MJ_INVALID_ARGUMENT);
+        assert_eq!(mj_game_apply(g.0, 1, 140), MJ_NOT_YOUR_TURN);
+        assert_eq!(mj_game_apply(g.0, 0, 1), MJ_ILLEGAL_ACTION); // 2m: not in sanma
+        assert!(last_error().contains("discard 2m"), "{}", last_error());
+        assert_eq!(mj_game_start_next_hand(g.0), MJ_HAND_IN_PROGRESS);
+        let mut hr = mj_hand_result::default();
+        assert_eq!(mj_game_hand_result(g.0, &mut hr), MJ_HAND_IN_PROGRESS);
+        let junk = [0xFFu8; 32];
+        assert_eq!(
+            mj_game_replay(junk.as_ptr(), junk.len(), &mut out),
+            MJ_CORRUPT_RECORD
+        );
+        assert!(last_error().contains("record"));
+        let rec = g.record();
+        for cut in [0, 1, rec.len() / 2, rec.len() - 1] {
+            assert_eq!(
+                mj_game_replay(rec.as_ptr(), cut, &mut out),
+                MJ_CORRUPT_RECORD,
+                "cut {cut}"
+            );
+        }
+        assert!(out.is_null());
+        let bot = Bot::efficiency();
+        let mut a = 999u16;
+        assert_eq!(mj_bot_choose(bot.0, g.0, 1, &mut a), MJ_NOT_YOUR_TURN);
+        assert_eq!(mj_bot_choose(bot.0, g.0, 7, &mut a), MJ_INVALID_ARGUMENT);
+        assert_eq!(a, 999);
+        assert_eq!(mj_bot_choose(bot.0, g.0, 0, &mut a), MJ_OK);
+        let mut advice = std::mem::MaybeUninit::<mj_advice>::uninit();
+        assert_eq!(mj_efficiency_advise(g.0, 0, advice.as_mut_ptr()), MJ_OK);
+        let advice = advice.assume_init();
+        assert_eq!(advice.action, a);
+        assert!(advice.num_ranked >= 1);
+        assert!(advice.ranked[0].score > 0.999);
+    }
+}
+
+#[test]
+fn efficiency_queries() {
+    let mut sh = mj_shanten_info::default();
+    let mut uk = mj_ukeire_info::default();
+    let mut counts = [0u8; MJ_NUM_TILE_TYPES];
+    // SAFETY (all calls below): NUL-terminated strings, arrays of MJ_NUM_TILE_TYPES.
+    unsafe {
+        assert_eq!(
+            mj_shanten(c"19m19p19s1234567z".as_ptr(), MJ_TILE_SET_SANMA, &mut sh),
+            MJ_OK
+        );
+        assert_eq!((sh.thirteen_orphans, sh.min), (0, 0));
+        assert_eq!(
+            mj_shanten(c"5m".as_ptr(), MJ_TILE_SET_SANMA, &mut sh),
+            MJ_PARSE_ERROR
+        );
+        assert_eq!(
+            mj_shanten(c"123m".as_ptr(), 2, &mut sh),
+            MJ_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            mj_counts_parse(
+                c"123456789p1235s".as_ptr(),
+                MJ_TILE_SET_SANMA,
+                counts.as_mut_ptr()
+            ),
+            MJ_OK
+        );
+        assert_eq!(
+            mj_ukeire_counts(counts.as_ptr(), 0, MJ_TILE_SET_SANMA, null(), &mut uk),
+            MJ_OK
+        );
+        assert_eq!(
+            (uk.shanten, uk.types, uk.tiles, uk.num_types),
+            (0, 1 << 22, 3, 1)
+        );
+        assert_eq!(
+            mj_ukeire(c"123456789p1235s".as_ptr(), MJ_TILE_SET_SANMA, &mut uk),
+            MJ_OK
+        );
+        assert_eq!(uk.tiles, 3);
+        let mut vs = std::mem::MaybeUninit::<mj_value_scores_info>::uninit();
+        assert_eq!(
+            mj_value_scores(
+                c"123456789p1235s7z".as_ptr(),
+                MJ_TILE_SET_SANMA,
+                vs.as_mut_ptr()
+            ),
+            MJ_OK
+        );
+        let vs = vs.assume_init();
+        assert_eq!(vs.best_discard, 33);
+        assert_eq!(vs.held.count_ones(), 14); // 14 distinct types held
+        counts[0] = 9;
+        let mut text = [0 as c_char; 64];
+        let mut n = 0;
+        assert_eq!(
+            mj_counts_format(counts.as_ptr(), text.as_mut_ptr(), 64, &mut n),
+            MJ_INVALID_ARGUMENT
+        );
+        counts[0] = 0;
+        assert_eq!(
+            mj_counts_format(counts.as_ptr(), text.as_mut_ptr(), 64, &mut n),
+            MJ_OK
+        );
+        assert_eq!(
+            CStr::from_ptr(text.as_ptr()).to_str().unwrap(),
+            "123456789p1235s"
+        );
+    }
+}
+
+#[test]
+fn last_error_is_per_thread_and_survives_its_own_failure() {
+    let mut out = null_mut();
+    // SAFETY: valid pointers.
+    unsafe { mj_game_new_preset(c"abc".as_ptr(), 0, &mut out) };
+    let msg = last_error();
+    assert!(msg.contains("abc"));
+    let mut tiny = [0 as c_char; 2];
+    let mut n = 0;
+    // SAFETY: `tiny` holds 2 bytes.
+    assert_eq!(
+        unsafe { mj_last_error_message(tiny.as_mut_ptr(), 2, &mut n) },
+        MJ_BUFFER_TOO_SMALL
+    );
+    assert_eq!(n, msg.len());
+    assert_eq!(last_error(), msg);
+    std::thread::spawn(|| assert_eq!(last_error(), ""))
+        .join()
+        .unwrap();
+}
+
+/// Every `extern "C"` function body goes through the panic boundary: `guard`,
+/// `guard_infallible` or (for `mj_last_error_message`) `catch_unwind` directly.
+/// (A textual check: it keeps a new export from forgetting the boundary.)
+#[test]
+fn every_export_is_inside_the_panic_boundary() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut exports = 0;
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut rest = text.as_str();
+        while let Some(pos) = rest.find("extern \"C\" fn ") {
+            let after = &rest[pos..];
+            let name: String = after["extern \"C\" fn ".len()..]
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let body_start = after.find('{').unwrap();
+            let body = &after[body_start + 1..];
+            let body = &body[..body.find("\n}").unwrap()];
+            let guarded = ["guard(", "guard_infallible(", "catch_unwind("]
+                .iter()
+                .any(|g| body.contains(g));
+            assert!(
+                guarded,
+                "{}: {name} is not wrapped in the panic boundary",
+                path.display()
+            );
+            assert!(name.starts_with("mj_"), "{name} lacks the mj_ prefix");
+            exports += 1;
+            rest = &after[body_start..];
+        }
+    }
+    assert!(exports >= 25, "only {exports} exports found");
+}

@@ -1,0 +1,183 @@
+//! Compiles the C programs (`tests/c/test_ffi.c`, `examples/server.c`, the README
+//! snippet) with
+//! `cc -Wall -Wextra -Werror -std=c11` against the committed header and the static
+//! library that cargo built for this test run, runs them, and runs the test program under
+//! valgrind (skipped with a printed reason only where valgrind is absent).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn crate_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The static library built alongside this test: `target/<profile>/deps/` holds the test
+/// executable; the library is there and (uplifted) one level up. Take the newer one.
+fn static_lib() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    let deps = exe.parent().expect("deps dir");
+    let candidates = [
+        deps.join("libmahjong_ffi.a"),
+        deps.parent().expect("profile dir").join("libmahjong_ffi.a"),
+    ];
+    candidates
+        .iter()
+        .filter(|p| p.exists())
+        .max_by_key(|p| std::fs::metadata(p).and_then(|m| m.modified()).ok())
+        .cloned()
+        .unwrap_or_else(|| panic!("libmahjong_ffi.a not found next to {}", exe.display()))
+}
+
+/// A fresh scratch directory for one compilation.
+fn scratch_dir(name: &str) -> PathBuf {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("mahjong-ffi-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+/// Compiles `source` into an executable and returns its path.
+fn compile(source: &Path, name: &str) -> PathBuf {
+    let out = scratch_dir(name).join(name);
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let output = Command::new(&cc)
+        .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-g", "-O1"])
+        .arg("-I")
+        .arg(crate_dir().join("include"))
+        .arg(source)
+        .arg(static_lib())
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
+    assert!(
+        output.status.success(),
+        "compiling {} failed:\n{}{}",
+        source.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    out
+}
+
+/// Removes the scratch directory of a passing test (a failing one keeps it to inspect).
+fn cleanup(exe: &Path) {
+    if let Some(dir) = exe.parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+fn show(output: &Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+fn valgrind_available() -> bool {
+    Command::new("valgrind")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `exe args` under valgrind; asserts zero errors and no leaks.
+fn run_under_valgrind(exe: &Path, args: &[&str]) {
+    if !valgrind_available() {
+        println!(
+            "SKIPPED valgrind run of {}: valgrind is not installed",
+            exe.display()
+        );
+        return;
+    }
+    let output = Command::new("valgrind")
+        .args([
+            "--error-exitcode=1",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect,possible",
+        ])
+        .arg(exe)
+        .args(args)
+        .output()
+        .expect("run valgrind");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "valgrind reported errors:\n{}",
+        show(&output)
+    );
+    assert!(
+        stderr.contains("ERROR SUMMARY: 0 errors"),
+        "valgrind summary:\n{}",
+        show(&output)
+    );
+    let summary = stderr
+        .lines()
+        .find(|l| l.contains("ERROR SUMMARY"))
+        .unwrap_or_default();
+    println!("valgrind {}: {summary}", exe.display());
+}
+
+#[test]
+fn c_test_program() {
+    let exe = compile(&crate_dir().join("tests/c/test_ffi.c"), "test_ffi");
+    let output = Command::new(&exe).arg("3").output().expect("run test_ffi");
+    assert!(
+        output.status.success(),
+        "test_ffi failed:\n{}",
+        show(&output)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("test_ffi: ok: 6 games"),
+        "unexpected output:\n{}",
+        show(&output)
+    );
+    println!("{}", stdout.trim());
+    run_under_valgrind(&exe, &["1"]);
+    cleanup(&exe);
+}
+
+#[test]
+fn c_server_example() {
+    let exe = compile(&crate_dir().join("examples/server.c"), "server");
+    let output = Command::new(&exe).output().expect("run server example");
+    assert!(
+        output.status.success(),
+        "server example failed:\n{}",
+        show(&output)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("game over"),
+        "unexpected output:\n{}",
+        show(&output)
+    );
+    run_under_valgrind(&exe, &[]);
+}
+
+/// The C snippet in `ffi/README.md` compiles and runs too.
+#[test]
+fn readme_example() {
+    let readme = std::fs::read_to_string(crate_dir().join("README.md")).expect("README.md");
+    let start = readme.find("```c\n").expect("a ```c block in README.md") + "```c\n".len();
+    let len = readme[start..].find("```").expect("closing fence");
+    let dir = scratch_dir("readme");
+    let source = dir.join("readme_example.c");
+    std::fs::write(&source, &readme[start..start + len]).expect("write snippet");
+    let exe = compile(&source, "readme_example");
+    let output = Command::new(&exe).output().expect("run README example");
+    assert!(
+        output.status.success(),
+        "README example failed:\n{}",
+        show(&output)
+    );
+    assert!(String::from_utf8_lossy(&output.stdout).contains("game over"));
+    cleanup(&exe);
+    let _ = std::fs::remove_dir_all(dir);
+}
