@@ -40,10 +40,23 @@ pub struct Args {
 /// Builds the arena configuration from the command line.
 pub fn config(args: &Args) -> Result<ArenaConfig> {
     let Some(rules) = engine::Rules::preset(&args.rules) else {
-        bail!("unknown rules preset {:?} (expected sanma or four-player)", args.rules);
+        bail!(
+            "unknown rules preset {:?} (expected sanma or four-player)",
+            args.rules
+        );
     };
-    let seats = args.seats.split(',').map(BotSpec::parse).collect::<Result<Vec<_>>>()?;
-    Ok(ArenaConfig { rules, seats, hands: args.hands, seed: args.seed, duplicate: !args.no_duplicate })
+    let seats = args
+        .seats
+        .split(',')
+        .map(BotSpec::parse)
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ArenaConfig {
+        rules,
+        seats,
+        hands: args.hands,
+        seed: args.seed,
+        duplicate: !args.no_duplicate,
+    })
 }
 
 /// Runs the subcommand.
@@ -53,7 +66,11 @@ pub fn run(args: Args) -> Result<()> {
         .num_threads(args.threads)
         .build()
         .context("building the thread pool")?;
-    let bar = if args.quiet { ProgressBar::hidden() } else { ProgressBar::new(cfg.walls()) };
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(cfg.walls())
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} walls  {per_sec}  eta {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),

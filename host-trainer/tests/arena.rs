@@ -4,10 +4,26 @@ use std::sync::atomic::AtomicBool;
 
 use host_trainer::arena::{self, ArenaConfig, ArenaReport, BotSpec};
 
-fn play(seats: &[BotSpec], rules: engine::Rules, hands: u64, seed: u64, threads: usize) -> ArenaReport {
-    let cfg = ArenaConfig { rules, seats: seats.to_vec(), hands, seed, duplicate: true };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-    pool.install(|| arena::run(&cfg, &|| {}, &AtomicBool::new(false))).unwrap()
+fn play(
+    seats: &[BotSpec],
+    rules: engine::Rules,
+    hands: u64,
+    seed: u64,
+    threads: usize,
+) -> ArenaReport {
+    let cfg = ArenaConfig {
+        rules,
+        seats: seats.to_vec(),
+        hands,
+        seed,
+        duplicate: true,
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    pool.install(|| arena::run(&cfg, &|| {}, &AtomicBool::new(false)))
+        .unwrap()
 }
 
 #[test]
@@ -39,19 +55,34 @@ fn a_bot_against_copies_of_itself_gets_an_equal_share() {
         for e in &r.entrants {
             // Each copy played every seat of every wall, so all copies saw the same
             // tiles from the same seats: their shares agree within noise.
-            assert!((e.win_rate.mean - all.win_rate.mean).abs() < 0.04, "{}", r.table());
-            assert!(e.win_rate.low < all.win_rate.mean && all.win_rate.mean < e.win_rate.high, "{}", r.table());
+            assert!(
+                (e.win_rate.mean - all.win_rate.mean).abs() < 0.04,
+                "{}",
+                r.table()
+            );
+            assert!(
+                e.win_rate.low < all.win_rate.mean && all.win_rate.mean < e.win_rate.high,
+                "{}",
+                r.table()
+            );
         }
     }
 }
 
 #[test]
 fn mixed_line_up_conserves_points() {
-    let r = play(&[BotSpec::Efficiency, BotSpec::Efficiency, BotSpec::Random], engine::Rules::sanma(), 600, 11, 2);
+    let r = play(
+        &[BotSpec::Efficiency, BotSpec::Efficiency, BotSpec::Random],
+        engine::Rules::sanma(),
+        600,
+        11,
+        2,
+    );
     let eff = r.kind("eff").unwrap();
     let rnd = r.kind("random").unwrap();
     assert_eq!(eff.seat_hands, 2 * rnd.seat_hands);
-    let total = eff.points_per_hand.mean * eff.seat_hands as f64 + rnd.points_per_hand.mean * rnd.seat_hands as f64;
+    let total = eff.points_per_hand.mean * eff.seat_hands as f64
+        + rnd.points_per_hand.mean * rnd.seat_hands as f64;
     assert!(total.abs() < 1e-6);
 }
 

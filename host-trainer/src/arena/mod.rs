@@ -105,7 +105,9 @@ impl ArenaConfig {
     }
 
     fn validate(&self) -> Result<()> {
-        self.rules.validate().map_err(|e| anyhow::anyhow!("invalid rules: {e}"))?;
+        self.rules
+            .validate()
+            .map_err(|e| anyhow::anyhow!("invalid rules: {e}"))?;
         if self.seats.len() != self.rules.players as usize {
             bail!(
                 "{} seats given but the rules have {} players",
@@ -158,7 +160,11 @@ fn play_wall(cfg: &ArenaConfig, wall: u64) -> Result<Vec<PlayedHand>> {
 
 /// Plays the configured hands on the current rayon pool and reports. `on_wall` is called
 /// after each wall (for a progress bar); `stop` aborts early when set.
-pub fn run(cfg: &ArenaConfig, on_wall: &(dyn Fn() + Sync), stop: &AtomicBool) -> Result<ArenaReport> {
+pub fn run(
+    cfg: &ArenaConfig,
+    on_wall: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<ArenaReport> {
     cfg.validate()?;
     let start = std::time::Instant::now();
     let walls: Vec<Result<Vec<PlayedHand>>> = (0..cfg.walls())
@@ -173,5 +179,9 @@ pub fn run(cfg: &ArenaConfig, on_wall: &(dyn Fn() + Sync), stop: &AtomicBool) ->
         })
         .collect();
     let walls: Vec<Vec<PlayedHand>> = walls.into_iter().collect::<Result<_>>()?;
-    Ok(ArenaReport::from_walls(cfg, &walls, start.elapsed().as_secs_f64()))
+    Ok(ArenaReport::from_walls(
+        cfg,
+        &walls,
+        start.elapsed().as_secs_f64(),
+    ))
 }

@@ -73,7 +73,9 @@ fn aggregate(
         for hand in wall {
             for seat in 0..players {
                 let o = hand.summary.seats[seat];
-                let Some(x) = t.get_mut(group_of(hand.seat_bot[seat])) else { continue };
+                let Some(x) = t.get_mut(group_of(hand.seat_bot[seat])) else {
+                    continue;
+                };
                 x[0] += 1.0;
                 x[1] += o.won as u8 as f64;
                 x[2] += (o.won && o.self_draw) as u8 as f64;
@@ -116,7 +118,12 @@ impl ArenaReport {
                 kinds.push(*s);
             }
         }
-        let kind_of = |entry: usize| kinds.iter().position(|&k| k == cfg.seats[entry]).unwrap_or(0);
+        let kind_of = |entry: usize| {
+            kinds
+                .iter()
+                .position(|&k| k == cfg.seats[entry])
+                .unwrap_or(0)
+        };
         let by_kind = aggregate(cfg, walls, kinds.len(), kind_of);
         let by_entry = aggregate(cfg, walls, cfg.seats.len(), |entry| entry);
         let report = |name: String, seats: usize, a: &KindAcc| KindReport {
@@ -141,11 +148,21 @@ impl ArenaReport {
             duplicate: cfg.duplicate,
             seed: cfg.seed,
             elapsed_s,
-            hands_per_s: if elapsed_s > 0.0 { hands as f64 / elapsed_s } else { 0.0 },
+            hands_per_s: if elapsed_s > 0.0 {
+                hands as f64 / elapsed_s
+            } else {
+                0.0
+            },
             kinds: kinds
                 .iter()
                 .zip(&by_kind)
-                .map(|(spec, a)| report(spec.name().to_string(), cfg.seats.iter().filter(|&&s| s == *spec).count(), a))
+                .map(|(spec, a)| {
+                    report(
+                        spec.name().to_string(),
+                        cfg.seats.iter().filter(|&&s| s == *spec).count(),
+                        a,
+                    )
+                })
                 .collect(),
             entrants: cfg
                 .seats
@@ -170,7 +187,11 @@ impl ArenaReport {
             "{} hands ({} walls, {}), {} players, {}, seed {}, {:.1} s ({:.0} hands/s)",
             self.hands,
             self.walls,
-            if self.duplicate { "duplicate" } else { "no duplicate" },
+            if self.duplicate {
+                "duplicate"
+            } else {
+                "no duplicate"
+            },
             self.players,
             self.tile_set,
             self.seed,
@@ -180,12 +201,23 @@ impl ArenaReport {
         let _ = writeln!(
             s,
             "{:<8} {:>5} {:>10}  {:>15} {:>15} {:>15} {:>15} {:>17} {:>15}",
-            "bot", "seats", "seat-hands", "win %", "self-draw % win", "deal-in %", "draw %", "points/hand", "win turn"
+            "bot",
+            "seats",
+            "seat-hands",
+            "win %",
+            "self-draw % win",
+            "deal-in %",
+            "draw %",
+            "points/hand",
+            "win turn"
         );
         let pct = |e: &Estimate| format!("{:.2} ± {:.2}", 100.0 * e.mean, 100.0 * e.half_width());
         let num = |e: &Estimate| format!("{:+.3} ± {:.3}", e.mean, e.half_width());
         let copies = self.kinds.iter().any(|k| k.seats > 1);
-        let rows = self.kinds.iter().chain(self.entrants.iter().filter(|_| copies));
+        let rows = self
+            .kinds
+            .iter()
+            .chain(self.entrants.iter().filter(|_| copies));
         for k in rows {
             let _ = writeln!(
                 s,

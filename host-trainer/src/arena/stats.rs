@@ -54,11 +54,21 @@ impl RatioEstimator {
         let sum_y: f64 = self.numerators.iter().sum();
         let sum_x: f64 = self.denominators.iter().sum();
         if clusters == 0 || sum_x == 0.0 {
-            return Estimate { mean: 0.0, low: 0.0, high: 0.0, n: sum_x };
+            return Estimate {
+                mean: 0.0,
+                low: 0.0,
+                high: 0.0,
+                n: sum_x,
+            };
         }
         let ratio = sum_y / sum_x;
         if clusters < 2 {
-            return Estimate { mean: ratio, low: f64::NEG_INFINITY, high: f64::INFINITY, n: sum_x };
+            return Estimate {
+                mean: ratio,
+                low: f64::NEG_INFINITY,
+                high: f64::INFINITY,
+                n: sum_x,
+            };
         }
         let g = clusters as f64;
         let mean_x = sum_x / g;
@@ -72,7 +82,12 @@ impl RatioEstimator {
             })
             .sum();
         let se = (residual_sq / (g * (g - 1.0) * mean_x * mean_x)).sqrt();
-        Estimate { mean: ratio, low: ratio - Z95 * se, high: ratio + Z95 * se, n: sum_x }
+        Estimate {
+            mean: ratio,
+            low: ratio - Z95 * se,
+            high: ratio + Z95 * se,
+            n: sum_x,
+        }
     }
 }
 
@@ -107,7 +122,9 @@ mod tests {
         // The same 0/1 outcomes, once spread over independent clusters and once
         // duplicated inside clusters of 3: the duplicated version must not look 3×
         // more precise.
-        let outcomes: Vec<f64> = (0..300).map(|i| ((i * 7919) % 5 == 0) as u8 as f64).collect();
+        let outcomes: Vec<f64> = (0..300)
+            .map(|i| ((i * 7919) % 5 == 0) as u8 as f64)
+            .collect();
         let mut flat = RatioEstimator::default();
         let mut clustered = RatioEstimator::default();
         for &y in &outcomes {
