@@ -10,10 +10,10 @@
 //! which computes the same lines with the engine on the host and compares them:
 //!
 //! ```text
-//! pos 0 sanma discard=9s shanten=2 ukeire=31 vs=5d2c8e4f
+//! pos 0 sanma discard=1z shanten=4 ukeire=45 vs=0166d567
 //! ...
-//! checksum 0123456789abcdef positions=48
-//! stack_peak_bytes=5432
+//! checksum d2991317772099ae positions=48
+//! stack_peak_bytes=3084
 //! ```
 //!
 //! `vs` hashes that position's whole value-score matrix (every field, floats by their
@@ -132,8 +132,8 @@ fn main() -> ! {
         Err(()) => debug::EXIT_FAILURE,
     };
     debug::exit(status);
-    // Only reached on a real board without a debugger (semihosting exit is a no-op or
-    // a breakpoint there): park the core.
+    // Reached only if the debugger ignores the exit request (QEMU and probe-rs end
+    // the run here): park the core.
     loop {
         cortex_m::asm::wfi();
     }
