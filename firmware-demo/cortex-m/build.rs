@@ -1,0 +1,13 @@
+//! Puts `memory.x` where the linker finds it (cortex-m-rt's `link.x` includes it) and
+//! rebuilds when it or the recorded positions change.
+
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("OUT_DIR"));
+    fs::copy("memory.x", out.join("memory.x")).expect("copy memory.x");
+    println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rerun-if-changed=memory.x");
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=../positions.tsv");
+}
