@@ -39,7 +39,10 @@ fn value_scores_consistent() {
                 let mut h13 = h;
                 h13[t] -= 1;
                 let u = ukeire(&h13, melds, ts, Forms::ALL, &unseen);
-                assert_eq!(v.shanten_after[t], shanten::min_shanten(&h13, melds, ts, Forms::ALL));
+                assert_eq!(
+                    v.shanten_after[t],
+                    shanten::min_shanten(&h13, melds, ts, Forms::ALL)
+                );
                 assert_eq!(v.shanten_after[t], u.shanten);
                 assert_eq!(v.ukeire_types[t], u.types);
                 assert_eq!(u32::from(v.ukeire_tiles[t]), u.tiles);
@@ -53,7 +56,11 @@ fn value_scores_consistent() {
                     if h[a] > 0 && h[b] > 0 && v.shanten_after[a] < v.shanten_after[b] {
                         assert!(v.score[a] > v.score[b]);
                     }
-                    if h[a] > 0 && h[b] > 0 && v.shanten_after[a] == v.shanten_after[b] && v.ukeire_tiles[a] > v.ukeire_tiles[b] {
+                    if h[a] > 0
+                        && h[b] > 0
+                        && v.shanten_after[a] == v.shanten_after[b]
+                        && v.ukeire_tiles[a] > v.ukeire_tiles[b]
+                    {
                         assert!(v.score[a] > v.score[b]);
                     }
                 }

@@ -75,7 +75,11 @@ pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts
         return out;
     }
     for (t, (o, &c)) in out.iter_mut().zip(counts).enumerate() {
-        *o = if set >> t & 1 == 1 { 4u8.saturating_sub(c) } else { 0 };
+        *o = if set >> t & 1 == 1 {
+            4u8.saturating_sub(c)
+        } else {
+            0
+        };
     }
     out
 }
@@ -116,7 +120,11 @@ fn sum_over(mask: u64, available: &TileCounts) -> u32 {
 #[inline]
 fn ukeire_prepared(p: &Prepared, counts: &TileCounts, available: &TileCounts) -> Ukeire {
     let types = p.ukeire_mask(counts);
-    Ukeire { shanten: p.min_shanten(), types, tiles: sum_over(types, available) }
+    Ukeire {
+        shanten: p.min_shanten(),
+        types,
+        tiles: sum_over(types, available),
+    }
 }
 
 /// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of
@@ -170,7 +178,10 @@ fn after_discard(
     hand[t] -= 1;
     let p = Prepared::new(&hand, melds, tile_set, forms);
     let ukeire = ukeire_prepared(&p, &hand, unseen);
-    AfterDiscard { shanten: ukeire.shanten, ukeire }
+    AfterDiscard {
+        shanten: ukeire.shanten,
+        ukeire,
+    }
 }
 
 /// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
@@ -239,6 +250,7 @@ fn raw_score(delta_shanten: i8, ukeire_tiles: u16, second: f32) -> f32 {
 
 /// The value-score matrix of a `14 - 3k`-tile hand (see the module docs). `unseen` is
 /// the availability of each type for the seat. Never panics.
+#[allow(clippy::needless_range_loop)] // `t` indexes six parallel arrays
 pub fn value_scores(
     counts: &TileCounts,
     melds: u8,
@@ -273,7 +285,11 @@ pub fn value_scores(
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
         if counts[t] > 0 {
-            let r = raw_score(v.shanten_after[t] - best, v.ukeire_tiles[t], v.second_step[t]);
+            let r = raw_score(
+                v.shanten_after[t] - best,
+                v.ukeire_tiles[t],
+                v.second_step[t],
+            );
             v.score[t] = r;
             max_raw = max_raw.max(r);
         }
@@ -310,7 +326,7 @@ fn tie_rank(t: usize, count: u8) -> u8 {
         return if count == 1 { 0 } else { 1 };
     }
     let n = (t % 9) as u8 + 1; // 1..=9
-    let dist = if n > 5 { n - 5 } else { 5 - n }; // 4 for terminals, 0 for 5
+    let dist = n.abs_diff(5); // 4 for terminals, 0 for 5
     2 + (4 - dist)
 }
 
@@ -369,5 +385,11 @@ pub fn best_discard(
         }
     }
     let (t, second_step) = choice?;
-    Some(Discard { tile: Tile::new(t as u8)?, shanten, ukeire_tiles, second_step, tied })
+    Some(Discard {
+        tile: Tile::new(t as u8)?,
+        shanten,
+        ukeire_tiles,
+        second_step,
+        tied,
+    })
 }

@@ -43,7 +43,6 @@ mod table;
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
 
-
 /// The value of a form that does not apply to the hand (seven pairs or thirteen
 /// orphans when the hand has melds): `i8::MAX`, so that [`Shanten::min`] ignores it.
 pub const NOT_APPLICABLE: i8 = i8::MAX;
@@ -67,7 +66,9 @@ pub struct Shanten {
 impl Shanten {
     /// The minimum over the three forms.
     pub fn min(&self) -> i8 {
-        self.regular.min(self.seven_pairs).min(self.thirteen_orphans)
+        self.regular
+            .min(self.seven_pairs)
+            .min(self.thirteen_orphans)
     }
 
     /// The minimum over the forms enabled in `forms` (regular always counts).
@@ -94,13 +95,22 @@ pub struct Forms {
 
 impl Forms {
     /// Both special forms.
-    pub const ALL: Forms = Forms { seven_pairs: true, thirteen_orphans: true };
+    pub const ALL: Forms = Forms {
+        seven_pairs: true,
+        thirteen_orphans: true,
+    };
     /// Regular form only.
-    pub const REGULAR_ONLY: Forms = Forms { seven_pairs: false, thirteen_orphans: false };
+    pub const REGULAR_ONLY: Forms = Forms {
+        seven_pairs: false,
+        thirteen_orphans: false,
+    };
 
     /// The forms a rule set allows.
     pub const fn from_rules(rules: &Rules) -> Forms {
-        Forms { seven_pairs: rules.seven_pairs, thirteen_orphans: rules.thirteen_orphans }
+        Forms {
+            seven_pairs: rules.seven_pairs,
+            thirteen_orphans: rules.thirteen_orphans,
+        }
     }
 }
 
@@ -144,7 +154,9 @@ impl core::fmt::Display for ShantenError {
                 14i32 - 3 * melds as i32
             ),
             ShantenError::TooManyCopies { tile } => write!(f, "more than four copies of {tile}"),
-            ShantenError::NotInTileSet { tile } => write!(f, "{tile} does not exist in this tile set"),
+            ShantenError::NotInTileSet { tile } => {
+                write!(f, "{tile} does not exist in this tile set")
+            }
         }
     }
 }
@@ -183,8 +195,16 @@ pub fn shanten(counts: &TileCounts, melds: u8, tile_set: TileSet) -> Shanten {
     let closed = melds == 0;
     Shanten {
         regular: regular(counts, melds, tile_set),
-        seven_pairs: if closed { seven_pairs(counts) } else { NOT_APPLICABLE },
-        thirteen_orphans: if closed { thirteen_orphans(counts) } else { NOT_APPLICABLE },
+        seven_pairs: if closed {
+            seven_pairs(counts)
+        } else {
+            NOT_APPLICABLE
+        },
+        thirteen_orphans: if closed {
+            thirteen_orphans(counts)
+        } else {
+            NOT_APPLICABLE
+        },
     }
 }
 
@@ -389,7 +409,13 @@ impl Prepared {
     /// Minimum shanten of the prepared hand itself.
     #[inline]
     pub fn min_shanten(&self) -> i8 {
-        self.combine(self.overlap, self.pairs, self.kinds, self.orphan_kinds, self.orphan_pairs)
+        self.combine(
+            self.overlap,
+            self.pairs,
+            self.kinds,
+            self.orphan_kinds,
+            self.orphan_pairs,
+        )
     }
 
     #[inline(always)]
@@ -495,8 +521,8 @@ impl Prepared {
         let mut mask = 0u64;
         if big || total >= 14 {
             // Only for malformed input: the generic path.
-            for i in 0..9 {
-                if s[i] < 4 && self.overlap_with(counts, base + i, s[i] + 1) > self.overlap {
+            for (i, &c) in s.iter().enumerate() {
+                if c < 4 && self.overlap_with(counts, base + i, c + 1) > self.overlap {
                     mask |= 1u64 << (base + i);
                 }
             }
@@ -542,8 +568,8 @@ impl Prepared {
             *slot = self.with_honor_key(key) > self.overlap;
         }
         let mut mask = 0u64;
-        for t in 27..34 {
-            let c = counts[t] as usize;
+        for (t, &c) in counts.iter().enumerate().skip(27) {
+            let c = c as usize;
             if c < 4 && by_count[c] {
                 mask |= 1u64 << t;
             }
@@ -583,7 +609,8 @@ impl Prepared {
             mask |= self.honor_improving(counts);
         }
         let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
-        let kokushi = self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
+        let kokushi =
+            self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
         if chiitoi || kokushi {
             let mut zeros = 0u64;
             let mut ones = 0u64;
@@ -610,5 +637,5 @@ impl Prepared {
 
 #[inline(always)]
 fn is_orphan(t: usize) -> bool {
-    t >= 27 || (t < 27 && (t % 9 == 0 || t % 9 == 8))
+    t >= 27 || t % 9 == 0 || t % 9 == 8
 }

@@ -24,7 +24,8 @@ include!(concat!(env!("OUT_DIR"), "/table_consts.rs"));
 /// Number of suit patterns: 9 counts, each 0..=4, total <= 14.
 pub(crate) const SUIT_PATTERNS: usize = 405_350;
 
-static SUIT_CLASS: &[u8; SUIT_PATTERNS] = include_bytes!(concat!(env!("OUT_DIR"), "/suit_class.bin"));
+static SUIT_CLASS: &[u8; SUIT_PATTERNS] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/suit_class.bin"));
 static HONOR_CLASS: &[u8; 10_000] = include_bytes!(concat!(env!("OUT_DIR"), "/honor_class.bin"));
 static PAIR_AB: &[u8; N_SUIT * N_SUIT] = include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin"));
 static PAIR_CD: &[u8; N_SUIT * N_HONOR] = include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin"));
@@ -68,7 +69,11 @@ pub(crate) const RANK_STEP: [[[u32; 5]; 15]; 9] = {
             let mut c = 1;
             while c < 5 {
                 let prev = t[pos][rem][c - 1];
-                t[pos][rem][c] = if c - 1 <= rem { prev + COMPLETIONS[pos + 1][rem - (c - 1)] } else { prev };
+                t[pos][rem][c] = if c - 1 <= rem {
+                    prev + COMPLETIONS[pos + 1][rem - (c - 1)]
+                } else {
+                    prev
+                };
                 c += 1;
             }
             rem += 1;
@@ -81,7 +86,8 @@ pub(crate) const RANK_STEP: [[[u32; 5]; 15]; 9] = {
 const _: () = assert!(COMPLETIONS[0][14] as usize == SUIT_PATTERNS);
 
 /// Bytes of all embedded tables (the rank and weight constants add 2,700 bytes).
-pub(crate) const TABLE_BYTES: usize = SUIT_PATTERNS + 10_000 + N_SUIT * N_SUIT + N_SUIT * N_HONOR + N_AB * N_CD * 5;
+pub(crate) const TABLE_BYTES: usize =
+    SUIT_PATTERNS + 10_000 + N_SUIT * N_SUIT + N_SUIT * N_HONOR + N_AB * N_CD * 5;
 
 /// Combinatorial rank of a suit pattern. Counts above 4 are read as 4 and a total
 /// above 14 is trimmed from the high end, so any input gives an in-range index.
@@ -171,7 +177,12 @@ pub(crate) fn classes(counts: &TileCounts, tile_set: TileSet) -> ([u8; 4], u16) 
     };
     let key = honor_key(counts, tile_set);
     (
-        [man, suit_class(&counts[9..18]), suit_class(&counts[18..27]), honor_class(key)],
+        [
+            man,
+            suit_class(&counts[9..18]),
+            suit_class(&counts[18..27]),
+            honor_class(key),
+        ],
         key,
     )
 }

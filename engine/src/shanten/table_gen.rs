@@ -164,8 +164,16 @@ fn gen_rec(
 
 /// Calls `emit` with the encoded value of every suit pattern in rank order.
 fn generate_suit_table(mut emit: impl FnMut(u16)) {
-    let mut with_seq = [GenTransition { from: 0, to: 0, a: 0 }; 4096];
-    let mut no_seq = [GenTransition { from: 0, to: 0, a: 0 }; 4096];
+    let mut with_seq = [GenTransition {
+        from: 0,
+        to: 0,
+        a: 0,
+    }; 4096];
+    let mut no_seq = [GenTransition {
+        from: 0,
+        to: 0,
+        a: 0,
+    }; 4096];
     let n_with = gen_transitions(true, &mut with_seq);
     let n_no = gen_transitions(false, &mut no_seq);
     let mut dp = [-1i16; GEN_STATES];
