@@ -3,7 +3,9 @@
 mod common;
 
 use common::*;
-use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores};
+use engine::efficiency::{
+    available_from_hand, best_discard, ukeire, value_scores, SECOND_STEP_MAX_SHANTEN,
+};
 use engine::notation::parse_counts;
 use engine::shanten::{self, Forms, NOT_APPLICABLE};
 use engine::TileSet;
@@ -66,7 +68,20 @@ fn value_scores_consistent() {
                 }
             }
             let d = best_discard(&h, melds, ts, Forms::ALL, &unseen).unwrap();
-            assert_eq!(v.score[d.tile.index()], 1.0, "best discard scores 1");
+            let best_s = (0..34)
+                .filter(|&t| h[t] > 0)
+                .map(|t| v.shanten_after[t])
+                .min()
+                .unwrap();
+            let best_u = (0..34)
+                .filter(|&t| h[t] > 0 && v.shanten_after[t] == best_s)
+                .map(|t| v.ukeire_tiles[t])
+                .max()
+                .unwrap();
+            assert_eq!((d.shanten, d.ukeire_tiles), (best_s, u32::from(best_u)));
+            if d.shanten <= SECOND_STEP_MAX_SHANTEN {
+                assert_eq!(v.score[d.tile.index()], 1.0, "best discard scores 1");
+            }
             assert_eq!(d.shanten, v.shanten_after[d.tile.index()]);
         }
     }

@@ -9,7 +9,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use engine::efficiency::{available_from_hand, ukeire};
+use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores};
 use engine::shanten::{self, Forms};
 use engine::{TileCounts, TileSet};
 
@@ -187,5 +187,38 @@ fn main() {
         );
         line(&format!("ukeire {name} 13"), ours, &[("xiangting", x)]);
         println!("    mismatches (types): xiangting {mism} of {HANDS}");
+    }
+    // Engine-only figures: the parts of min_shanten, and the bot / advisor calls.
+    println!();
+    for tile_set in [TileSet::FourPlayer, TileSet::Sanma] {
+        let name = tile_set.name();
+        let hs = hands(77 + tile_set as u64, tile_set, 14);
+        let (reg, min, sp) = race3(
+            &hs,
+            |h| shanten::regular(h, 0, tile_set) as i64,
+            |h| shanten::min_shanten(h, 0, tile_set, Forms::ALL) as i64,
+            |h| shanten::seven_pairs(h) as i64 + shanten::thirteen_orphans(h) as i64,
+        );
+        println!(
+            "engine {name} 14: regular {reg:.0}/s, min of three {min:.0}/s, chiitoi+kokushi {sp:.0}/s"
+        );
+        let small = &hs[..5_000];
+        let (bd, vs, _) = race3(
+            small,
+            |h| {
+                let unseen = available_from_hand(h, tile_set);
+                best_discard(h, 0, tile_set, Forms::ALL, &unseen).map_or(0, |d| d.tile.index() as i64)
+            },
+            |h| {
+                let unseen = available_from_hand(h, tile_set);
+                value_scores(h, 0, tile_set, Forms::ALL, &unseen).score[0] as i64
+            },
+            |_| 0,
+        );
+        println!(
+            "engine {name} 14: best_discard {bd:.0} decisions/s ({:.2} us), value_scores {vs:.0} hands/s ({:.1} us)",
+            1e6 / bd,
+            1e6 / vs
+        );
     }
 }

@@ -32,10 +32,14 @@
 //! held score 0 and have [`crate::shanten::NOT_APPLICABLE`] as `shanten_after`.
 //!
 //! # Bot decision
-//! [`best_discard`] computes shanten and ukeire after every discard (cheap) and the
-//! second step only for the discards tied on both; remaining ties go to the tile that is
-//! least useful in general: honours before number tiles (a single honour before a paired
-//! one), then terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
+//! [`best_discard`] computes shanten and ukeire after every discard (cheap: one prepared
+//! hand and 34 one-tile lookups per discard) and the second step only for the discards
+//! tied on both, and only when the shanten after them is at most
+//! [`SECOND_STEP_MAX_SHANTEN`] (1: the choice between 1-shanten shapes decides the
+//! width of the final wait; farther from tenpai the second step costs tens of µs per
+//! candidate and changes little). Remaining ties go to the tile that is least useful in
+//! general: honours before number tiles (a single honour before a paired one), then
+//! terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
 
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
@@ -302,6 +306,10 @@ pub fn value_scores(
     v
 }
 
+/// [`best_discard`] computes the second step of tied discards only when the shanten
+/// after them is at most this value.
+pub const SECOND_STEP_MAX_SHANTEN: i8 = 1;
+
 /// The discard chosen by [`best_discard`].
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Discard {
@@ -311,8 +319,8 @@ pub struct Discard {
     pub shanten: i8,
     /// Ukeire tiles after the discard (from `unseen`).
     pub ukeire_tiles: u32,
-    /// Second step, computed only when several discards tie on shanten and ukeire
-    /// (otherwise `0.0`).
+    /// Second step, computed only when several discards tie on shanten and ukeire and
+    /// the shanten is at most [`SECOND_STEP_MAX_SHANTEN`] (otherwise `0.0`).
     pub second_step: f32,
     /// Bit mask of the discards tied on (shanten, ukeire) with this one (itself
     /// included).
@@ -332,7 +340,8 @@ fn tie_rank(t: usize, count: u8) -> u8 {
 
 /// The efficiency bot's discard for a `14 - 3k`-tile hand: minimal shanten after the
 /// discard, then maximal ukeire (from `unseen`), then maximal second step (computed for
-/// the tied discards only), then [`tie_rank`] order. `None` if the hand is empty.
+/// the tied discards only, see the module docs), then the tie-break order (honours,
+/// terminals, 2/8, …). `None` if the hand is empty.
 pub fn best_discard(
     counts: &TileCounts,
     melds: u8,
@@ -362,7 +371,7 @@ pub fn best_discard(
     }
     let (shanten, ukeire_tiles) = best?;
     let mut choice: Option<(usize, f32)> = None;
-    let multiple = tied.count_ones() > 1;
+    let multiple = tied & (tied - 1) != 0 && shanten <= SECOND_STEP_MAX_SHANTEN;
     let mut mask = tied;
     while mask != 0 {
         let t = mask.trailing_zeros() as usize;
