@@ -34,9 +34,10 @@
 //! sanma) have no sequences and are evaluated greedily from a histogram. The 4-copy rule
 //! is exact because the arrangements themselves never use a fifth copy.
 //!
-//! All functions are total: counts above 4 are read as 4, a suit with more than 14
-//! tiles is trimmed, `melds` above 4 is read as 4 and tiles outside the tile set are
-//! ignored by the regular form. Use [`checked`] to reject such input instead.
+//! All functions are total: malformed input (counts above 4, more tiles than a hand
+//! holds, `melds` above 4, tiles outside the tile set) gives unspecified but in-range
+//! values and never panics; `melds` above 4 is read as 4 and tiles outside the tile set
+//! are ignored by the regular form. Use [`checked`] to reject such input instead.
 
 mod table;
 
@@ -234,13 +235,12 @@ pub(crate) fn bytes_at_least(w: u64, k: u8) -> u64 {
 /// The count array as five little-endian words (the last holds 2 bytes).
 #[inline(always)]
 pub(crate) fn words(counts: &TileCounts) -> [u64; 5] {
-    let mut w = [0u64; 5];
-    for (i, chunk) in counts.chunks(8).enumerate() {
+    let word = |i: usize| {
         let mut b = [0u8; 8];
-        b[..chunk.len()].copy_from_slice(chunk);
-        w[i] = u64::from_le_bytes(b);
-    }
-    w
+        b.copy_from_slice(&counts[i * 8..i * 8 + 8]);
+        u64::from_le_bytes(b)
+    };
+    [word(0), word(1), word(2), word(3), u64::from(counts[32]) | u64::from(counts[33]) << 8]
 }
 
 /// Terminal/honour bytes of each word of [`words`].

@@ -89,8 +89,29 @@ const _: () = assert!(COMPLETIONS[0][14] as usize == SUIT_PATTERNS);
 pub(crate) const TABLE_BYTES: usize =
     SUIT_PATTERNS + 10_000 + N_SUIT * N_SUIT + N_SUIT * N_HONOR + N_AB * N_CD * 5;
 
-/// Combinatorial rank of a suit pattern. Counts above 4 are read as 4 and a total
-/// above 14 is trimmed from the high end, so any input gives an in-range index.
+/// [`RANK_STEP`] flattened to `[pos][rem & 15][c & 7]`, zero where `rem > 14` or
+/// `c > min(4, rem)`: the hot loop needs no clamps and no bounds checks, and malformed
+/// patterns still give an in-range (if meaningless) index.
+static RANK_FLAT: [u32; 9 * 128] = {
+    let mut t = [0u32; 9 * 128];
+    let mut pos = 0;
+    while pos < 9 {
+        let mut rem = 0;
+        while rem < 15 {
+            let mut c = 0;
+            while c < 5 && c <= rem {
+                t[pos * 128 + rem * 8 + c] = RANK_STEP[pos][rem][c];
+                c += 1;
+            }
+            rem += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// Combinatorial rank of a suit pattern (9 counts, each 0..=4, total <= 14). Malformed
+/// patterns give an unspecified index in range, never a panic.
 #[inline(always)]
 pub(crate) fn rank(suit: &[u8]) -> usize {
     let Some(suit) = suit.get(..9) else {
@@ -99,11 +120,11 @@ pub(crate) fn rank(suit: &[u8]) -> usize {
     let mut rem = 14usize;
     let mut r = 0u32;
     for pos in 0..9 {
-        let c = (suit[pos] as usize).min(4).min(rem);
-        r += RANK_STEP[pos][rem][c];
-        rem -= c;
+        let c = suit[pos] as usize & 7;
+        r = r.wrapping_add(RANK_FLAT[pos * 128 + (rem & 15) * 8 + c]);
+        rem = rem.wrapping_sub(c);
     }
-    r as usize
+    (r as usize).min(SUIT_PATTERNS - 1)
 }
 
 /// Class of a suit pattern given its rank.
