@@ -13,8 +13,8 @@ use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores
 use engine::shanten::{self, Forms};
 use engine::{TileCounts, TileSet};
 
-const HANDS: usize = 100_000;
-const ROUNDS: usize = 7;
+const HANDS: usize = 50_000;
+const ROUNDS: usize = 25;
 
 struct Rng(u64);
 impl Rng {

@@ -509,7 +509,13 @@ impl Prepared {
 
     /// Tile types of suit group `g` whose draw raises the regular overlap.
     #[inline(always)]
-    fn suit_improving(&self, counts: &TileCounts, g: usize) -> u64 {
+    ///
+    /// `single` says whether an *isolated* single raises the overlap. A drawn tile with
+    /// no held tile of its suit within two positions touches no other tile through any
+    /// set or pair, so its group vector is the old one convolved with a lone single,
+    /// whatever the position (and the same holds for a new honour): such positions are
+    /// not looked up at all.
+    fn suit_improving(&self, counts: &TileCounts, g: usize, single: bool) -> u64 {
         let base = g * 9;
         let s = &counts[base..base + 9];
         let mut total = 0usize;
@@ -528,6 +534,15 @@ impl Prepared {
             }
             return mask;
         }
+        let mut occ = 0u32;
+        for (i, &c) in s.iter().enumerate() {
+            occ |= ((c > 0) as u32) << i;
+        }
+        let near = occ | occ << 1 | occ << 2 | occ >> 1 | occ >> 2;
+        let isolated = !near & 0x1FF;
+        if single {
+            mask |= (isolated as u64) << base;
+        }
         // rank(s + e_i) = prefix_i + RANK_STEP[i][rem_i][c_i + 1] + suffix_{i+1}, where
         // the suffix uses one tile less of room (rem - 1) at every later position.
         let mut rem = [0usize; 10];
@@ -542,7 +557,7 @@ impl Prepared {
         let mut prefix = 0u32;
         for i in 0..9 {
             let c = s[i] as usize;
-            if c < 4 {
+            if c < 4 && isolated >> i & 1 == 0 {
                 let r = prefix + table::RANK_STEP[i][rem[i]][c + 1] + suffix[i + 1];
                 let x = table::suit_class_of_rank(r as usize);
                 if self.with_suit(g, x) > self.overlap {
@@ -554,9 +569,10 @@ impl Prepared {
         mask
     }
 
-    /// Honour-like tile types whose draw raises the regular overlap.
+    /// Honour-like tile types whose draw raises the regular overlap, and whether a new
+    /// isolated single does.
     #[inline(always)]
-    fn honor_improving(&self, counts: &TileCounts) -> u64 {
+    fn honor_improving(&self, counts: &TileCounts) -> (u64, bool) {
         // The result depends only on the count of the drawn type: evaluate each of the
         // counts 0..=3 once.
         let mut by_count = [false; 4];
@@ -582,7 +598,7 @@ impl Prepared {
                 }
             }
         }
-        mask
+        (mask, by_count[0])
     }
 
     /// The ukeire types of the prepared hand `counts`: types of the tile set, held fewer
@@ -603,10 +619,11 @@ impl Prepared {
                 TileSet::FourPlayer => &[0, 1, 2],
                 TileSet::Sanma => &[1, 2],
             };
+            let (honors, single) = self.honor_improving(counts);
+            mask |= honors;
             for &g in suits {
-                mask |= self.suit_improving(counts, g);
+                mask |= self.suit_improving(counts, g, single);
             }
-            mask |= self.honor_improving(counts);
         }
         let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
         let kokushi =
