@@ -515,8 +515,8 @@ impl Prepared {
     /// set or pair, so its group vector is the old one convolved with a lone single,
     /// whatever the position (and the same holds for a new honour): such positions are
     /// not looked up at all.
-    fn suit_improving(&self, counts: &TileCounts, g: usize, single: bool) -> u64 {
-        let base = g * 9;
+    fn suit_improving<const G: usize>(&self, counts: &TileCounts, single: bool) -> u64 {
+        let base = G * 9;
         let s = &counts[base..base + 9];
         let mut total = 0usize;
         let mut big = false;
@@ -544,7 +544,9 @@ impl Prepared {
             mask |= (isolated as u64) << base;
         }
         // rank(s + e_i) = prefix_i + RANK_STEP[i][rem_i][c_i + 1] + suffix_{i+1}, where
-        // the suffix uses one tile less of room (rem - 1) at every later position.
+        // the suffix uses one tile less of room (rem - 1) at every later position. The
+        // loop is branch-free: every position is looked up and the result masked (the
+        // improvement bits are unpredictable, so branches on them mispredict).
         let mut rem = [0usize; 10];
         rem[0] = 14;
         for i in 0..9 {
@@ -552,21 +554,20 @@ impl Prepared {
         }
         let mut suffix = [0u32; 10];
         for i in (0..9).rev() {
-            suffix[i] = suffix[i + 1] + table::RANK_STEP[i][rem[i] - 1][s[i] as usize];
+            suffix[i] = suffix[i + 1] + table::rank_step(i, rem[i].wrapping_sub(1), s[i] as usize);
         }
         let mut prefix = 0u32;
+        let mut found = 0u32;
+        let mut lookable = 0u32;
         for i in 0..9 {
             let c = s[i] as usize;
-            if c < 4 && isolated >> i & 1 == 0 {
-                let r = prefix + table::RANK_STEP[i][rem[i]][c + 1] + suffix[i + 1];
-                let x = table::suit_class_of_rank(r as usize);
-                if self.with_suit(g, x) > self.overlap {
-                    mask |= 1u64 << (base + i);
-                }
-            }
-            prefix += table::RANK_STEP[i][rem[i]][c];
+            lookable |= ((c < 4) as u32) << i;
+            let r = prefix + table::rank_step(i, rem[i], c + 1) + suffix[i + 1];
+            let x = table::suit_class_of_rank(r as usize);
+            found |= ((self.with_suit(G, x) > self.overlap) as u32) << i;
+            prefix += table::rank_step(i, rem[i], c);
         }
-        mask
+        mask | (((found & lookable & !isolated) as u64) << base)
     }
 
     /// Honour-like tile types whose draw raises the regular overlap, and whether a new
@@ -584,19 +585,12 @@ impl Prepared {
             *slot = self.with_honor_key(key) > self.overlap;
         }
         let mut mask = 0u64;
+        let hit = |c: u8| (c < 4 && by_count[(c & 3) as usize]) as u64;
         for (t, &c) in counts.iter().enumerate().skip(27) {
-            let c = c as usize;
-            if c < 4 && by_count[c] {
-                mask |= 1u64 << t;
-            }
+            mask |= hit(c) << t;
         }
         if self.tile_set == TileSet::Sanma {
-            for t in [0usize, 8] {
-                let c = counts[t] as usize;
-                if c < 4 && by_count[c] {
-                    mask |= 1u64 << t;
-                }
-            }
+            mask |= hit(counts[0]) | hit(counts[8]) << 8;
         }
         (mask, by_count[0])
     }
@@ -615,15 +609,13 @@ impl Prepared {
         let valid = set_mask(self.tile_set);
         let mut mask = 0u64;
         if reg == cur {
-            let suits: &[usize] = match self.tile_set {
-                TileSet::FourPlayer => &[0, 1, 2],
-                TileSet::Sanma => &[1, 2],
-            };
             let (honors, single) = self.honor_improving(counts);
             mask |= honors;
-            for &g in suits {
-                mask |= self.suit_improving(counts, g, single);
+            if self.tile_set == TileSet::FourPlayer {
+                mask |= self.suit_improving::<0>(counts, single);
             }
+            mask |= self.suit_improving::<1>(counts, single);
+            mask |= self.suit_improving::<2>(counts, single);
         }
         let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
         let kokushi =

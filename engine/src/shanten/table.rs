@@ -110,6 +110,16 @@ static RANK_FLAT: [u32; 9 * 128] = {
     t
 };
 
+/// `RANK_STEP[pos][rem][c]` for in-range arguments, 0 otherwise (flat and masked: no
+/// bounds check can fail).
+#[inline(always)]
+pub(crate) fn rank_step(pos: usize, rem: usize, c: usize) -> u32 {
+    if rem > 15 {
+        return 0;
+    }
+    RANK_FLAT[(pos % 9) * 128 + rem * 8 + (c & 7)]
+}
+
 /// Combinatorial rank of a suit pattern (9 counts, each 0..=4, total <= 14). Malformed
 /// patterns give an unspecified index in range, never a panic.
 #[inline(always)]
@@ -130,7 +140,7 @@ pub(crate) fn rank(suit: &[u8]) -> usize {
 /// Class of a suit pattern given its rank.
 #[inline(always)]
 pub(crate) fn suit_class_of_rank(rank: usize) -> u8 {
-    SUIT_CLASS[rank]
+    SUIT_CLASS[rank.min(SUIT_PATTERNS - 1)]
 }
 
 /// Class of a suit (9 counts).
