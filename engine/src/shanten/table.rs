@@ -26,10 +26,10 @@ pub(crate) const SUIT_PATTERNS: usize = 405_350;
 
 static SUIT_CLASS: &[u8; SUIT_PATTERNS] =
     include_bytes!(concat!(env!("OUT_DIR"), "/suit_class.bin"));
-static HONOR_CLASS: &[u8; 10_000] = include_bytes!(concat!(env!("OUT_DIR"), "/honor_class.bin"));
-static PAIR_AB: &[u8; N_SUIT * N_SUIT] = include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin"));
-static PAIR_CD: &[u8; N_SUIT * N_HONOR] = include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin"));
-static FINAL: &[u8; N_AB * N_CD * 5] = include_bytes!(concat!(env!("OUT_DIR"), "/final.bin"));
+static HONOR_CLASS: [u8; 10_000] = *include_bytes!(concat!(env!("OUT_DIR"), "/honor_class.bin"));
+static PAIR_AB: [u8; N_SUIT * N_SUIT] = *include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin"));
+static PAIR_CD: [u8; N_SUIT * N_HONOR] = *include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin"));
+static FINAL: [u8; N_AB * N_CD * 5] = *include_bytes!(concat!(env!("OUT_DIR"), "/final.bin"));
 
 /// `COMPLETIONS[pos][rem]`: number of ways to fill positions `pos..9` with counts 0..=4
 /// summing to at most `rem`.
@@ -110,6 +110,32 @@ static RANK_FLAT: [u32; 9 * 128] = {
     t
 };
 
+/// Two positions per step: `RANK2[k][rem & 15][a & 7][b & 7]` = the steps of positions
+/// `2k` and `2k + 1` with counts `a` and `b` (zero where either is out of range), so a
+/// rank takes five lookups instead of nine. 16 KiB.
+static RANK2: [u32; 4 * 1024] = {
+    let mut t = [0u32; 4 * 1024];
+    let mut k = 0;
+    while k < 4 {
+        let mut rem = 0;
+        while rem < 15 {
+            let mut a = 0;
+            while a < 5 && a <= rem {
+                let mut b = 0;
+                while b < 5 && b <= rem - a {
+                    t[k * 1024 + rem * 64 + a * 8 + b] =
+                        RANK_STEP[2 * k][rem][a] + RANK_STEP[2 * k + 1][rem - a][b];
+                    b += 1;
+                }
+                a += 1;
+            }
+            rem += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
 /// `RANK_STEP[pos][rem][c]` for in-range arguments, 0 otherwise (flat and masked: no
 /// bounds check can fail).
 #[inline(always)]
@@ -129,11 +155,13 @@ pub(crate) fn rank(suit: &[u8]) -> usize {
     };
     let mut rem = 14usize;
     let mut r = 0u32;
-    for pos in 0..9 {
-        let c = suit[pos] as usize & 7;
-        r = r.wrapping_add(RANK_FLAT[pos * 128 + (rem & 15) * 8 + c]);
-        rem = rem.wrapping_sub(c);
+    for k in 0..4 {
+        let a = suit[2 * k] as usize & 7;
+        let b = suit[2 * k + 1] as usize & 7;
+        r = r.wrapping_add(RANK2[k * 1024 + (rem & 15) * 64 + a * 8 + b]);
+        rem = rem.wrapping_sub(a + b);
     }
+    r = r.wrapping_add(RANK_FLAT[8 * 128 + (rem & 15) * 8 + (suit[8] as usize & 7)]);
     (r as usize).min(SUIT_PATTERNS - 1)
 }
 
