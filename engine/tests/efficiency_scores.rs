@@ -114,3 +114,58 @@ fn ukeire_with_unseen_and_melds() {
     assert_eq!(u.types, 1 | 1 << 3);
     assert_eq!(u.tiles, 4);
 }
+
+/// The fast ukeire mask (incremental ranks, isolated-single shortcut, per-count honours,
+/// special-form masks) against drawing each tile and recomputing the shanten in full,
+/// for every form selection, melds 0..=4, both tile sets.
+#[test]
+fn ukeire_fast_path_matches_full_recomputation() {
+    let forms_list = [
+        Forms::ALL,
+        Forms::REGULAR_ONLY,
+        Forms {
+            seven_pairs: true,
+            thirteen_orphans: false,
+        },
+        Forms {
+            seven_pairs: false,
+            thirteen_orphans: true,
+        },
+    ];
+    for (ts, seed) in [(TileSet::FourPlayer, 21u64), (TileSet::Sanma, 22)] {
+        let mut rng = Rng(seed);
+        for i in 0..3000 {
+            let melds = (i % 5) as u8;
+            let n = 13 - 3 * melds as usize;
+            let h = match i % 3 {
+                0 => random_hand(&mut rng, ts, n),
+                1 => {
+                    let swaps = rng.below(4);
+                    near_hand(&mut rng, ts, 4 - melds as usize, n, swaps)
+                }
+                _ => quad_hand(&mut rng, ts, n),
+            };
+            let forms = forms_list[i % 4];
+            let avail = available_from_hand(&h, ts);
+            let u = ukeire(&h, melds, ts, forms, &avail);
+            let cur = shanten::min_shanten(&h, melds, ts, forms);
+            assert_eq!(u.shanten, cur);
+            let mut types = 0u64;
+            for t in ts.tiles().map(|t| t.index()) {
+                if h[t] < 4 {
+                    let mut h2 = h;
+                    h2[t] += 1;
+                    if shanten::min_shanten(&h2, melds, ts, forms) < cur {
+                        types |= 1 << t;
+                    }
+                }
+            }
+            assert_eq!(
+                u.types,
+                types,
+                "{} melds {melds} {ts:?} {forms:?}",
+                engine::notation::Counts(&h)
+            );
+        }
+    }
+}
