@@ -43,11 +43,13 @@
 //!   lookup per candidate tile, branch-free), evaluates honours once per count, and
 //!   skips isolated candidates (a lone single's effect does not depend on its place).
 //!
-//! Tables ([`TABLE_BYTES`] = 586,656 bytes of generated data, embedded with
+//! Tables ([`TABLE_BYTES`] = 669,942 bytes of generated data, embedded with
 //! `include_bytes!` from `OUT_DIR`; no runtime initialisation, no allocation): suit
-//! classes 405,350, honour classes 10,000, pair combinations 15,876 + 6,930, final
-//! combinations 148,500. Compile-time constants add 21,504 bytes (rank steps 16,384 +
-//! 4,608, honour weights 512) and `efficiency` 2,048: about 610 KB of flash in all.
+//! classes 405,350, honour classes 10,000, pair combinations 16,128 + 8,064 and final
+//! combinations 230,400 (rows padded to powers of two so that indexing needs no
+//! multiplication; unpadded they would take 586,656 bytes). Compile-time constants add
+//! 21,504 bytes (rank steps 16,384 + 4,608, honour weights 512) and `efficiency` 2,048:
+//! about 694 KB of flash in all, well inside the 2 MB budget.
 //!
 //! All functions are total: malformed input (counts above 4, more tiles than a hand
 //! holds, `melds` above 4, tiles outside the tile set) gives unspecified but in-range
@@ -63,9 +65,9 @@ use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
 /// orphans when the hand has melds): `i8::MAX`, so that [`Shanten::min`] ignores it.
 pub const NOT_APPLICABLE: i8 = i8::MAX;
 
-/// Size in bytes of the embedded generated tables (586,656: suit classes 405,350, honour
-/// classes 10,000, two-group combinations 15,876 + 6,930, final combinations 148,500);
-/// the rank and weight constants add 21,504 bytes.
+/// Size in bytes of the embedded generated tables (669,942: suit classes 405,350, honour
+/// classes 10,000, two-group combinations 16,128 + 8,064, final combinations 230,400,
+/// rows padded to powers of two); the rank and weight constants add 21,504 bytes.
 pub const TABLE_BYTES: usize = table::TABLE_BYTES;
 
 /// Shanten of each winning form.
