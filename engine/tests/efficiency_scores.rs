@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores};
+use engine::efficiency::{
+    available_from_hand, best_discard, ukeire, value_scores, SECOND_STEP_MAX_SHANTEN,
+};
 use engine::notation::parse_counts;
 use engine::shanten::{self, Forms, NOT_APPLICABLE};
 use engine::TileSet;
@@ -40,7 +42,10 @@ fn value_scores_consistent() {
                 let mut h13 = h;
                 h13[t] -= 1;
                 let u = ukeire(&h13, melds, ts, Forms::ALL, &unseen);
-                assert_eq!(v.shanten_after[t], shanten::min_shanten(&h13, melds, ts, Forms::ALL));
+                assert_eq!(
+                    v.shanten_after[t],
+                    shanten::min_shanten(&h13, melds, ts, Forms::ALL)
+                );
                 assert_eq!(v.shanten_after[t], u.shanten);
                 assert_eq!(v.ukeire_types[t], u.types);
                 assert_eq!(u32::from(v.ukeire_tiles[t]), u.tiles);
@@ -54,13 +59,30 @@ fn value_scores_consistent() {
                     if h[a] > 0 && h[b] > 0 && v.shanten_after[a] < v.shanten_after[b] {
                         assert!(v.score[a] > v.score[b]);
                     }
-                    if h[a] > 0 && h[b] > 0 && v.shanten_after[a] == v.shanten_after[b] && v.ukeire_tiles[a] > v.ukeire_tiles[b] {
+                    if h[a] > 0
+                        && h[b] > 0
+                        && v.shanten_after[a] == v.shanten_after[b]
+                        && v.ukeire_tiles[a] > v.ukeire_tiles[b]
+                    {
                         assert!(v.score[a] > v.score[b]);
                     }
                 }
             }
             let d = best_discard(&h, melds, ts, Forms::ALL, &unseen).unwrap();
-            assert_eq!(v.score[d.tile.index()], 1.0, "best discard scores 1");
+            let best_s = (0..34)
+                .filter(|&t| h[t] > 0)
+                .map(|t| v.shanten_after[t])
+                .min()
+                .unwrap();
+            let best_u = (0..34)
+                .filter(|&t| h[t] > 0 && v.shanten_after[t] == best_s)
+                .map(|t| v.ukeire_tiles[t])
+                .max()
+                .unwrap();
+            assert_eq!((d.shanten, d.ukeire_tiles), (best_s, u32::from(best_u)));
+            if d.shanten <= SECOND_STEP_MAX_SHANTEN {
+                assert_eq!(v.score[d.tile.index()], 1.0, "best discard scores 1");
+            }
             assert_eq!(d.shanten, v.shanten_after[d.tile.index()]);
         }
     }
@@ -92,4 +114,59 @@ fn ukeire_with_unseen_and_melds() {
     assert_eq!(u.shanten, 0);
     assert_eq!(u.types, 1 | 1 << 3);
     assert_eq!(u.tiles, 4);
+}
+
+/// The fast ukeire mask (incremental ranks, isolated-single shortcut, per-count honours,
+/// special-form masks) against drawing each tile and recomputing the shanten in full,
+/// for every form selection, melds 0..=4, both tile sets.
+#[test]
+fn ukeire_fast_path_matches_full_recomputation() {
+    let forms_list = [
+        Forms::ALL,
+        Forms::REGULAR_ONLY,
+        Forms {
+            seven_pairs: true,
+            thirteen_orphans: false,
+        },
+        Forms {
+            seven_pairs: false,
+            thirteen_orphans: true,
+        },
+    ];
+    for (ts, seed) in [(TileSet::FourPlayer, 21u64), (TileSet::Sanma, 22)] {
+        let mut rng = Rng(seed);
+        for i in 0..3000 {
+            let melds = (i % 5) as u8;
+            let n = 13 - 3 * melds as usize;
+            let h = match i % 3 {
+                0 => random_hand(&mut rng, ts, n),
+                1 => {
+                    let swaps = rng.below(4);
+                    near_hand(&mut rng, ts, 4 - melds as usize, n, swaps)
+                }
+                _ => quad_hand(&mut rng, ts, n),
+            };
+            let forms = forms_list[i % 4];
+            let avail = available_from_hand(&h, ts);
+            let u = ukeire(&h, melds, ts, forms, &avail);
+            let cur = shanten::min_shanten(&h, melds, ts, forms);
+            assert_eq!(u.shanten, cur);
+            let mut types = 0u64;
+            for t in ts.tiles().map(|t| t.index()) {
+                if h[t] < 4 {
+                    let mut h2 = h;
+                    h2[t] += 1;
+                    if shanten::min_shanten(&h2, melds, ts, forms) < cur {
+                        types |= 1 << t;
+                    }
+                }
+            }
+            assert_eq!(
+                u.types,
+                types,
+                "{} melds {melds} {ts:?} {forms:?}",
+                engine::notation::Counts(&h)
+            );
+        }
+    }
 }

@@ -17,10 +17,19 @@ fn check(h: &TileCounts, melds: u8, tile_set: TileSet) {
     let hand = Counts(h);
     assert_eq!(s.regular, reg, "regular {hand} melds {melds} {tile_set:?}");
     assert_eq!(s.seven_pairs, chi, "seven pairs {hand} {tile_set:?}");
-    assert_eq!(s.thirteen_orphans, kok, "thirteen orphans {hand} {tile_set:?}");
+    assert_eq!(
+        s.thirteen_orphans, kok,
+        "thirteen orphans {hand} {tile_set:?}"
+    );
     assert_eq!(shanten::checked(h, melds, tile_set), Ok(s));
-    assert_eq!(shanten::min_shanten(h, melds, tile_set, Forms::ALL), s.min());
-    assert_eq!(shanten::min_shanten(h, melds, tile_set, Forms::REGULAR_ONLY), s.regular);
+    assert_eq!(
+        shanten::min_shanten(h, melds, tile_set, Forms::ALL),
+        s.min()
+    );
+    assert_eq!(
+        shanten::min_shanten(h, melds, tile_set, Forms::REGULAR_ONLY),
+        s.regular
+    );
 }
 
 fn run(tile_set: TileSet, seed: u64, per_config: usize) -> usize {
@@ -60,19 +69,34 @@ fn tables_match_brute_force_sanma() {
 fn known_hands() {
     let p = |s| engine::notation::parse_counts(s, TileSet::FourPlayer).unwrap();
     // The 4-copy rule.
-    assert_eq!(shanten::regular(&p("23456p9999s4444z"), 0, TileSet::FourPlayer), 2);
+    assert_eq!(
+        shanten::regular(&p("23456p9999s4444z"), 0, TileSet::FourPlayer),
+        2
+    );
     // A quad is one pair for seven pairs.
-    assert_eq!(shanten::shanten(&p("1155m44p3333s4477z"), 0, TileSet::FourPlayer).seven_pairs, 1);
+    assert_eq!(
+        shanten::shanten(&p("1155m44p3333s4477z"), 0, TileSet::FourPlayer).seven_pairs,
+        1
+    );
     // Complete hands.
-    assert_eq!(shanten::shanten(&p("123m456p789s11122z"), 0, TileSet::FourPlayer).min(), -1);
-    assert_eq!(shanten::shanten(&p("19m19p19s12345677z"), 0, TileSet::FourPlayer).min(), -1);
+    assert_eq!(
+        shanten::shanten(&p("123m456p789s11122z"), 0, TileSet::FourPlayer).min(),
+        -1
+    );
+    assert_eq!(
+        shanten::shanten(&p("19m19p19s12345677z"), 0, TileSet::FourPlayer).min(),
+        -1
+    );
     // Sanma: 1m 9m behave like honours (no 123m).
     let sanma = engine::notation::parse_counts("19m123p456s11z", TileSet::Sanma).unwrap();
     assert_eq!(shanten::regular(&sanma, 1, TileSet::Sanma), 1);
     // Melds: 1 tile left = tanki wait.
     assert_eq!(shanten::regular(&p("5z"), 4, TileSet::FourPlayer), 0);
     assert_eq!(shanten::regular(&p("55z"), 4, TileSet::FourPlayer), -1);
-    assert_eq!(shanten::shanten(&p("55z"), 4, TileSet::FourPlayer).seven_pairs, shanten::NOT_APPLICABLE);
+    assert_eq!(
+        shanten::shanten(&p("55z"), 4, TileSet::FourPlayer).seven_pairs,
+        shanten::NOT_APPLICABLE
+    );
 }
 
 #[test]
@@ -131,17 +155,36 @@ fn generate_sanma_vectors() {
                     0 => (random_hand(&mut rng, ts, tiles), "rand"),
                     1 => {
                         let swaps = rng.below(4);
-                        (near_hand(&mut rng, ts, 4 - melds as usize, tiles, swaps), "near")
+                        (
+                            near_hand(&mut rng, ts, 4 - melds as usize, tiles, swaps),
+                            "near",
+                        )
                     }
                     _ => (quad_hand(&mut rng, ts, tiles), "quad"),
                 };
                 let (r, c, k) = brute_shanten(&h, melds, ts);
-                let na = |x: i8| if x == i8::MAX { "-".to_string() } else { x.to_string() };
+                let na = |x: i8| {
+                    if x == i8::MAX {
+                        "-".to_string()
+                    } else {
+                        x.to_string()
+                    }
+                };
                 let m = r.min(c).min(k);
-                writeln!(out, "{}\t{melds}\t{r}\t{}\t{}\t{m}\t{set}{tiles}", Counts(&h), na(c), na(k)).unwrap();
+                writeln!(
+                    out,
+                    "{}\t{melds}\t{r}\t{}\t{}\t{m}\t{set}{tiles}",
+                    Counts(&h),
+                    na(c),
+                    na(k)
+                )
+                .unwrap();
             }
         }
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/vectors/shanten_sanma.tsv");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/data/vectors/shanten_sanma.tsv"
+    );
     std::fs::write(path, out).unwrap();
 }

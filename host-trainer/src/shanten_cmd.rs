@@ -57,7 +57,10 @@ fn answer(hand: &str, args: &Args, tile_set: TileSet) -> Result<String, String> 
     let tiles: u32 = counts.iter().map(|&c| u32::from(c)).sum();
     let expected = 13 - 3 * u32::from(args.melds);
     if tiles != expected {
-        return Err(format!("--ukeire needs {expected} tiles with {} melds, got {tiles}", args.melds));
+        return Err(format!(
+            "--ukeire needs {expected} tiles with {} melds, got {tiles}",
+            args.melds
+        ));
     }
     let avail = available_from_hand(&counts, tile_set);
     let u = ukeire(&counts, args.melds, tile_set, Forms::ALL, &avail);
@@ -66,31 +69,45 @@ fn answer(hand: &str, args: &Args, tile_set: TileSet) -> Result<String, String> 
         *slot = (u.types >> t & 1) as u8;
     }
     let types = Counts(&types).to_string();
-    let types = if types.is_empty() { "-".to_string() } else { types };
-    Ok(format!("{hand}\t{}\t{types}\t{}\t{}", u.shanten, u.num_types(), u.tiles))
+    let types = if types.is_empty() {
+        "-".to_string()
+    } else {
+        types
+    };
+    Ok(format!(
+        "{hand}\t{}\t{types}\t{}\t{}",
+        u.shanten,
+        u.num_types(),
+        u.tiles
+    ))
 }
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let tile_set = if args.sanma { TileSet::Sanma } else { TileSet::FourPlayer };
+    let tile_set = if args.sanma {
+        TileSet::Sanma
+    } else {
+        TileSet::FourPlayer
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut errors = 0usize;
-    let mut handle = |number: usize, what: &str, raw: &str, out: &mut dyn Write| -> anyhow::Result<()> {
-        let hand = raw.trim();
-        if hand.is_empty() {
-            return Ok(());
-        }
-        match answer(hand, &args, tile_set) {
-            Ok(line) => writeln!(out, "{line}")?,
-            Err(reason) => {
-                out.flush()?;
-                eprintln!("{what} {number}: {hand:?}: {reason}");
-                errors += 1;
+    let mut handle =
+        |number: usize, what: &str, raw: &str, out: &mut dyn Write| -> anyhow::Result<()> {
+            let hand = raw.trim();
+            if hand.is_empty() {
+                return Ok(());
             }
-        }
-        Ok(())
-    };
+            match answer(hand, &args, tile_set) {
+                Ok(line) => writeln!(out, "{line}")?,
+                Err(reason) => {
+                    out.flush()?;
+                    eprintln!("{what} {number}: {hand:?}: {reason}");
+                    errors += 1;
+                }
+            }
+            Ok(())
+        };
     if args.hands.is_empty() {
         for (i, line) in std::io::stdin().lock().lines().enumerate() {
             handle(i + 1, "line", &line?, &mut out)?;

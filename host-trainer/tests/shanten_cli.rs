@@ -12,7 +12,12 @@ fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn host-trainer");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
     let out = child.wait_with_output().unwrap();
     (
         String::from_utf8(out.stdout).unwrap(),
@@ -25,14 +30,20 @@ fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
 fn shanten_from_stdin() {
     let (out, err, ok) = run(&[], "5688m1112478p136s\n\n  19m19p19s12345677z  \n");
     assert!(ok, "{err}");
-    assert_eq!(out, "5688m1112478p136s\t2\t4\t10\t2\n19m19p19s12345677z\t7\t5\t-1\t-1\n");
+    assert_eq!(
+        out,
+        "5688m1112478p136s\t2\t4\t10\t2\n19m19p19s12345677z\t7\t5\t-1\t-1\n"
+    );
 }
 
 #[test]
 fn ukeire_from_arguments() {
     let (out, err, ok) = run(&["--ukeire", "123677m1257p5s17z", "123m456p789s1122z"], "");
     assert!(ok, "{err}");
-    assert_eq!(out, "123677m1257p5s17z\t3\t45678m36p34567s17z\t14\t50\n123m456p789s1122z\t0\t12z\t2\t4\n");
+    assert_eq!(
+        out,
+        "123677m1257p5s17z\t3\t45678m36p34567s17z\t14\t50\n123m456p789s1122z\t0\t12z\t2\t4\n"
+    );
 }
 
 #[test]

@@ -9,12 +9,12 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use engine::efficiency::{available_from_hand, ukeire};
+use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores};
 use engine::shanten::{self, Forms};
 use engine::{TileCounts, TileSet};
 
-const HANDS: usize = 100_000;
-const ROUNDS: usize = 7;
+const HANDS: usize = 50_000;
+const ROUNDS: usize = 25;
 
 struct Rng(u64);
 impl Rng {
@@ -75,20 +75,28 @@ fn race3(
 fn line(label: &str, ours: f64, peers: &[(&str, f64)]) {
     let mut s = format!("{label:<28} engine {:>12.0} hands/s", ours);
     for (name, rate) in peers {
-        s += &format!(" | {name} {:>11.0} hands/s (engine {:.2}x)", rate, ours / rate);
+        s += &format!(
+            " | {name} {:>11.0} hands/s (engine {:.2}x)",
+            rate,
+            ours / rate
+        );
     }
     println!("{s}");
 }
 
 fn main() {
     println!(
-        "table sizes: engine {} bytes (+ ~3 KB of rank/weight constants); \
+        "table sizes: engine {} bytes of generated tables (+ 23,552 bytes of rank/weight/mask constants); \
          riichienv-core nyanten keys 405,350 + 43,130 + 15,876 + 22,680 + 49,500 = 536,536 bytes",
         shanten::TABLE_BYTES
     );
     println!("{HANDS} random closed hands per case, best of {ROUNDS} rounds, one thread\n");
     for (tile_set, pc, name) in [
-        (TileSet::FourPlayer, xiangting::PlayerCount::Four, "four-player"),
+        (
+            TileSet::FourPlayer,
+            xiangting::PlayerCount::Four,
+            "four-player",
+        ),
         (TileSet::Sanma, xiangting::PlayerCount::Three, "sanma"),
     ] {
         for n_tiles in [14usize, 13] {
@@ -98,10 +106,16 @@ fn main() {
             let mut mism_r = 0;
             for h in &hs {
                 let ours = shanten::min_shanten(h, 0, tile_set, Forms::ALL);
-                let x = xiangting::calculate_replacement_number(h, pc).map(|r| r as i8 - 1).unwrap_or(99);
+                let x = xiangting::calculate_replacement_number(h, pc)
+                    .map(|r| r as i8 - 1)
+                    .unwrap_or(99);
                 let r = match tile_set {
-                    TileSet::FourPlayer => riichienv_core::shanten::calc_shanten_from_counts(h, (n_tiles / 3) as u8),
-                    TileSet::Sanma => riichienv_core::shanten::calc_shanten_from_counts_3p(h, (n_tiles / 3) as u8),
+                    TileSet::FourPlayer => {
+                        riichienv_core::shanten::calc_shanten_from_counts(h, (n_tiles / 3) as u8)
+                    }
+                    TileSet::Sanma => {
+                        riichienv_core::shanten::calc_shanten_from_counts_3p(h, (n_tiles / 3) as u8)
+                    }
                 };
                 mism_x += (ours != x) as usize;
                 mism_r += (ours != r) as usize;
@@ -118,16 +132,30 @@ fn main() {
                         riichienv_core::shanten::calc_shanten_from_counts(h, div3) as i64
                     }
                 },
-                |h| xiangting::calculate_replacement_number(h, pc).map(|r| r as i64).unwrap_or(0),
+                |h| {
+                    xiangting::calculate_replacement_number(h, pc)
+                        .map(|r| r as i64)
+                        .unwrap_or(0)
+                },
             );
-            line(&format!("shanten {name} {n_tiles}"), ours, &[("riichienv-core", r), ("xiangting", x)]);
+            line(
+                &format!("shanten {name} {n_tiles}"),
+                ours,
+                &[("riichienv-core", r), ("xiangting", x)],
+            );
             println!("    mismatches: xiangting {mism_x}, riichienv-core {mism_r} of {HANDS}");
         }
         // Ukeire (necessary tiles) of 13-tile hands.
         let hs = hands(1000 + tile_set as u64, tile_set, 13);
         let mut mism = 0;
         for h in &hs {
-            let u = ukeire(h, 0, tile_set, Forms::ALL, &available_from_hand(h, tile_set));
+            let u = ukeire(
+                h,
+                0,
+                tile_set,
+                Forms::ALL,
+                &available_from_hand(h, tile_set),
+            );
             let (_, flags) = xiangting::calculate_necessary_tiles(h, pc).unwrap_or((0, 0));
             // xiangting also lists types held four times; the engine excludes them.
             let mut held4 = 0u64;
@@ -141,13 +169,57 @@ fn main() {
         let (ours, x, _) = race3(
             &hs,
             |h| {
-                let u = ukeire(h, 0, tile_set, Forms::ALL, &available_from_hand(h, tile_set));
+                let u = ukeire(
+                    h,
+                    0,
+                    tile_set,
+                    Forms::ALL,
+                    &available_from_hand(h, tile_set),
+                );
                 u.types as i64 ^ u.tiles as i64
             },
-            |h| xiangting::calculate_necessary_tiles(h, pc).map(|(r, f)| f as i64 ^ r as i64).unwrap_or(0),
+            |h| {
+                xiangting::calculate_necessary_tiles(h, pc)
+                    .map(|(r, f)| f as i64 ^ r as i64)
+                    .unwrap_or(0)
+            },
             |_| 0,
         );
         line(&format!("ukeire {name} 13"), ours, &[("xiangting", x)]);
         println!("    mismatches (types): xiangting {mism} of {HANDS}");
+    }
+    // Engine-only figures: the parts of min_shanten, and the bot / advisor calls.
+    println!();
+    for tile_set in [TileSet::FourPlayer, TileSet::Sanma] {
+        let name = tile_set.name();
+        let hs = hands(77 + tile_set as u64, tile_set, 14);
+        let (reg, min, sp) = race3(
+            &hs,
+            |h| shanten::regular(h, 0, tile_set) as i64,
+            |h| shanten::min_shanten(h, 0, tile_set, Forms::ALL) as i64,
+            |h| shanten::seven_pairs(h) as i64 + shanten::thirteen_orphans(h) as i64,
+        );
+        println!(
+            "engine {name} 14: regular {reg:.0}/s, min of three {min:.0}/s, chiitoi+kokushi {sp:.0}/s"
+        );
+        let small = &hs[..5_000];
+        let (bd, vs, _) = race3(
+            small,
+            |h| {
+                let unseen = available_from_hand(h, tile_set);
+                best_discard(h, 0, tile_set, Forms::ALL, &unseen)
+                    .map_or(0, |d| d.tile.index() as i64)
+            },
+            |h| {
+                let unseen = available_from_hand(h, tile_set);
+                value_scores(h, 0, tile_set, Forms::ALL, &unseen).score[0] as i64
+            },
+            |_| 0,
+        );
+        println!(
+            "engine {name} 14: best_discard {bd:.0} decisions/s ({:.2} us), value_scores {vs:.0} hands/s ({:.1} us)",
+            1e6 / bd,
+            1e6 / vs
+        );
     }
 }

@@ -29,7 +29,12 @@ fn shanten_14_vectors() {
         assert_eq!(got, want, "line {line}: {}", f[0]);
         assert_eq!(int(f[6]), want[0], "reg_exact, line {line}");
         assert_eq!(
-            i64::from(shanten::min_shanten(&counts, 0, TileSet::FourPlayer, Forms::ALL)),
+            i64::from(shanten::min_shanten(
+                &counts,
+                0,
+                TileSet::FourPlayer,
+                Forms::ALL
+            )),
             want[3],
             "min_shanten, line {line}"
         );
@@ -51,8 +56,17 @@ fn ukeire_13_vectors() {
             *slot = (u.types >> t & 1) as u8;
         }
         let types_str = Counts(&types).to_string();
-        let types_str = if types_str.is_empty() { "-".to_string() } else { types_str };
-        assert_eq!(i64::from(u.shanten), int(f[1]), "shanten, line {line}: {}", f[0]);
+        let types_str = if types_str.is_empty() {
+            "-".to_string()
+        } else {
+            types_str
+        };
+        assert_eq!(
+            i64::from(u.shanten),
+            int(f[1]),
+            "shanten, line {line}: {}",
+            f[0]
+        );
         assert_eq!(types_str, f[2], "types, line {line}: {}", f[0]);
         assert_eq!(i64::from(u.num_types()), int(f[3]), "n_types, line {line}");
         assert_eq!(i64::from(u.tiles), int(f[4]), "n_tiles, line {line}");
@@ -70,7 +84,12 @@ fn agari_vectors() {
         let s = shanten::checked(&counts, 0, TileSet::FourPlayer).unwrap();
         let is_agari = int(f[1]) == 1;
         assert_eq!(s.min() == -1, is_agari, "line {line}: {}", f[0]);
-        assert_eq!(i64::from(s.min()), int(f[2]), "min_shanten, line {line}: {}", f[0]);
+        assert_eq!(
+            i64::from(s.min()),
+            int(f[2]),
+            "min_shanten, line {line}: {}",
+            f[0]
+        );
         n += 1;
     }
     assert_eq!(n, 10_000);
@@ -81,7 +100,13 @@ fn agari_vectors() {
 #[test]
 fn shanten_sanma_vectors() {
     let text = include_str!("../data/vectors/shanten_sanma.tsv");
-    let na = |s: &str| if s == "-" { i64::from(shanten::NOT_APPLICABLE) } else { int(s) };
+    let na = |s: &str| {
+        if s == "-" {
+            i64::from(shanten::NOT_APPLICABLE)
+        } else {
+            int(s)
+        }
+    };
     let mut n = 0;
     for (line, f) in rows(text) {
         let counts = parse_counts(f[0], TileSet::Sanma).unwrap();

@@ -32,10 +32,14 @@
 //! held score 0 and have [`crate::shanten::NOT_APPLICABLE`] as `shanten_after`.
 //!
 //! # Bot decision
-//! [`best_discard`] computes shanten and ukeire after every discard (cheap) and the
-//! second step only for the discards tied on both; remaining ties go to the tile that is
-//! least useful in general: honours before number tiles (a single honour before a paired
-//! one), then terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
+//! [`best_discard`] computes shanten and ukeire after every discard (cheap: one prepared
+//! hand and 34 one-tile lookups per discard) and the second step only for the discards
+//! tied on both, and only when the shanten after them is at most
+//! [`SECOND_STEP_MAX_SHANTEN`] (1: the choice between 1-shanten shapes decides the
+//! width of the final wait; farther from tenpai the second step costs tens of µs per
+//! candidate and changes little). Remaining ties go to the tile that is least useful in
+//! general: honours before number tiles (a single honour before a paired one), then
+//! terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
 
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
@@ -75,7 +79,11 @@ pub fn available_from_hand(counts: &TileCounts, tile_set: TileSet) -> TileCounts
         return out;
     }
     for (t, (o, &c)) in out.iter_mut().zip(counts).enumerate() {
-        *o = if set >> t & 1 == 1 { 4u8.saturating_sub(c) } else { 0 };
+        *o = if set >> t & 1 == 1 {
+            4u8.saturating_sub(c)
+        } else {
+            0
+        };
     }
     out
 }
@@ -116,7 +124,11 @@ fn sum_over(mask: u64, available: &TileCounts) -> u32 {
 #[inline]
 fn ukeire_prepared(p: &Prepared, counts: &TileCounts, available: &TileCounts) -> Ukeire {
     let types = p.ukeire_mask(counts);
-    Ukeire { shanten: p.min_shanten(), types, tiles: sum_over(types, available) }
+    Ukeire {
+        shanten: p.min_shanten(),
+        types,
+        tiles: sum_over(types, available),
+    }
 }
 
 /// Ukeire of a `13 - 3k`-tile hand with `melds = k`; `available` gives the tile count of
@@ -170,7 +182,10 @@ fn after_discard(
     hand[t] -= 1;
     let p = Prepared::new(&hand, melds, tile_set, forms);
     let ukeire = ukeire_prepared(&p, &hand, unseen);
-    AfterDiscard { shanten: ukeire.shanten, ukeire }
+    AfterDiscard {
+        shanten: ukeire.shanten,
+        ukeire,
+    }
 }
 
 /// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
@@ -239,6 +254,7 @@ fn raw_score(delta_shanten: i8, ukeire_tiles: u16, second: f32) -> f32 {
 
 /// The value-score matrix of a `14 - 3k`-tile hand (see the module docs). `unseen` is
 /// the availability of each type for the seat. Never panics.
+#[allow(clippy::needless_range_loop)] // `t` indexes six parallel arrays
 pub fn value_scores(
     counts: &TileCounts,
     melds: u8,
@@ -273,7 +289,11 @@ pub fn value_scores(
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
         if counts[t] > 0 {
-            let r = raw_score(v.shanten_after[t] - best, v.ukeire_tiles[t], v.second_step[t]);
+            let r = raw_score(
+                v.shanten_after[t] - best,
+                v.ukeire_tiles[t],
+                v.second_step[t],
+            );
             v.score[t] = r;
             max_raw = max_raw.max(r);
         }
@@ -286,6 +306,10 @@ pub fn value_scores(
     v
 }
 
+/// [`best_discard`] computes the second step of tied discards only when the shanten
+/// after them is at most this value.
+pub const SECOND_STEP_MAX_SHANTEN: i8 = 1;
+
 /// The discard chosen by [`best_discard`].
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Discard {
@@ -295,8 +319,8 @@ pub struct Discard {
     pub shanten: i8,
     /// Ukeire tiles after the discard (from `unseen`).
     pub ukeire_tiles: u32,
-    /// Second step, computed only when several discards tie on shanten and ukeire
-    /// (otherwise `0.0`).
+    /// Second step, computed only when several discards tie on shanten and ukeire and
+    /// the shanten is at most [`SECOND_STEP_MAX_SHANTEN`] (otherwise `0.0`).
     pub second_step: f32,
     /// Bit mask of the discards tied on (shanten, ukeire) with this one (itself
     /// included).
@@ -310,13 +334,14 @@ fn tie_rank(t: usize, count: u8) -> u8 {
         return if count == 1 { 0 } else { 1 };
     }
     let n = (t % 9) as u8 + 1; // 1..=9
-    let dist = if n > 5 { n - 5 } else { 5 - n }; // 4 for terminals, 0 for 5
+    let dist = n.abs_diff(5); // 4 for terminals, 0 for 5
     2 + (4 - dist)
 }
 
 /// The efficiency bot's discard for a `14 - 3k`-tile hand: minimal shanten after the
 /// discard, then maximal ukeire (from `unseen`), then maximal second step (computed for
-/// the tied discards only), then [`tie_rank`] order. `None` if the hand is empty.
+/// the tied discards only, see the module docs), then the tie-break order (honours,
+/// terminals, 2/8, …). `None` if the hand is empty.
 pub fn best_discard(
     counts: &TileCounts,
     melds: u8,
@@ -346,7 +371,7 @@ pub fn best_discard(
     }
     let (shanten, ukeire_tiles) = best?;
     let mut choice: Option<(usize, f32)> = None;
-    let multiple = tied.count_ones() > 1;
+    let multiple = tied & (tied - 1) != 0 && shanten <= SECOND_STEP_MAX_SHANTEN;
     let mut mask = tied;
     while mask != 0 {
         let t = mask.trailing_zeros() as usize;
@@ -369,5 +394,11 @@ pub fn best_discard(
         }
     }
     let (t, second_step) = choice?;
-    Some(Discard { tile: Tile::new(t as u8)?, shanten, ukeire_tiles, second_step, tied })
+    Some(Discard {
+        tile: Tile::new(t as u8)?,
+        shanten,
+        ukeire_tiles,
+        second_step,
+        tied,
+    })
 }

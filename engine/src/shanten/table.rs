@@ -13,9 +13,14 @@
 //! - `SUIT_CLASS`: 405,350 entries, one per suit pattern in rank order;
 //! - `HONOR_CLASS`: 10,000 entries indexed by the histogram key
 //!   `n1 + 10 n2 + 100 n3 + 1000 n4` (`nc` = types holding `c` copies);
-//! - `PAIR_AB`: 126 × 126 → class of two suits combined (180 classes);
-//! - `PAIR_CD`: 126 × 55 → class of a suit and the honours combined (165 classes);
-//! - `FINAL`: 180 × 165 × 5 → overlap at (s sets, 1 pair), s = 0..=4.
+//! - `PAIR_AB`: 126 × 126 (rows padded to 128) → class of two suits combined (180
+//!   classes);
+//! - `PAIR_CD`: 126 × 55 (rows padded to 64) → class of a suit and the honours combined
+//!   (165 classes);
+//! - `FINAL`: 5 × 180 × 165 (rows padded to 256; sets-major, so closed hands touch one
+//!   contiguous 46 KB slice) → overlap at (s sets, 1 pair), s = 0..=4.
+//!
+//! Padding turns every index multiplication into a shift.
 
 use crate::tile::{TileCounts, TileSet};
 
@@ -24,11 +29,12 @@ include!(concat!(env!("OUT_DIR"), "/table_consts.rs"));
 /// Number of suit patterns: 9 counts, each 0..=4, total <= 14.
 pub(crate) const SUIT_PATTERNS: usize = 405_350;
 
-static SUIT_CLASS: &[u8; SUIT_PATTERNS] = include_bytes!(concat!(env!("OUT_DIR"), "/suit_class.bin"));
-static HONOR_CLASS: &[u8; 10_000] = include_bytes!(concat!(env!("OUT_DIR"), "/honor_class.bin"));
-static PAIR_AB: &[u8; N_SUIT * N_SUIT] = include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin"));
-static PAIR_CD: &[u8; N_SUIT * N_HONOR] = include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin"));
-static FINAL: &[u8; N_AB * N_CD * 5] = include_bytes!(concat!(env!("OUT_DIR"), "/final.bin"));
+static SUIT_CLASS: &[u8; SUIT_PATTERNS] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/suit_class.bin"));
+static HONOR_CLASS: [u8; 10_000] = *include_bytes!(concat!(env!("OUT_DIR"), "/honor_class.bin"));
+static PAIR_AB: [u8; N_SUIT * 128] = *include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin"));
+static PAIR_CD: [u8; N_SUIT * 64] = *include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin"));
+static FINAL: [u8; 5 * N_AB * 256] = *include_bytes!(concat!(env!("OUT_DIR"), "/final.bin"));
 
 /// `COMPLETIONS[pos][rem]`: number of ways to fill positions `pos..9` with counts 0..=4
 /// summing to at most `rem`.
@@ -68,7 +74,11 @@ pub(crate) const RANK_STEP: [[[u32; 5]; 15]; 9] = {
             let mut c = 1;
             while c < 5 {
                 let prev = t[pos][rem][c - 1];
-                t[pos][rem][c] = if c - 1 <= rem { prev + COMPLETIONS[pos + 1][rem - (c - 1)] } else { prev };
+                t[pos][rem][c] = if c - 1 <= rem {
+                    prev + COMPLETIONS[pos + 1][rem - (c - 1)]
+                } else {
+                    prev
+                };
                 c += 1;
             }
             rem += 1;
@@ -79,12 +89,71 @@ pub(crate) const RANK_STEP: [[[u32; 5]; 15]; 9] = {
 };
 
 const _: () = assert!(COMPLETIONS[0][14] as usize == SUIT_PATTERNS);
+const _: () = assert!(N_SUIT <= 128 && N_HONOR <= 64 && N_CD <= 256);
 
-/// Bytes of all embedded tables (the rank and weight constants add 2,700 bytes).
-pub(crate) const TABLE_BYTES: usize = SUIT_PATTERNS + 10_000 + N_SUIT * N_SUIT + N_SUIT * N_HONOR + N_AB * N_CD * 5;
+/// Bytes of all embedded generated tables (the rank and weight constants add 21,504).
+pub(crate) const TABLE_BYTES: usize =
+    SUIT_PATTERNS + 10_000 + N_SUIT * 128 + N_SUIT * 64 + 5 * N_AB * 256;
 
-/// Combinatorial rank of a suit pattern. Counts above 4 are read as 4 and a total
-/// above 14 is trimmed from the high end, so any input gives an in-range index.
+/// [`RANK_STEP`] flattened to `[pos][rem & 15][c & 7]`, zero where `rem > 14` or
+/// `c > min(4, rem)`: the hot loop needs no clamps and no bounds checks, and malformed
+/// patterns still give an in-range (if meaningless) index.
+static RANK_FLAT: [u32; 9 * 128] = {
+    let mut t = [0u32; 9 * 128];
+    let mut pos = 0;
+    while pos < 9 {
+        let mut rem = 0;
+        while rem < 15 {
+            let mut c = 0;
+            while c < 5 && c <= rem {
+                t[pos * 128 + rem * 8 + c] = RANK_STEP[pos][rem][c];
+                c += 1;
+            }
+            rem += 1;
+        }
+        pos += 1;
+    }
+    t
+};
+
+/// Two positions per step: `RANK2[k][rem & 15][a & 7][b & 7]` = the steps of positions
+/// `2k` and `2k + 1` with counts `a` and `b` (zero where either is out of range), so a
+/// rank takes five lookups instead of nine. 16 KiB.
+static RANK2: [u32; 4 * 1024] = {
+    let mut t = [0u32; 4 * 1024];
+    let mut k = 0;
+    while k < 4 {
+        let mut rem = 0;
+        while rem < 15 {
+            let mut a = 0;
+            while a < 5 && a <= rem {
+                let mut b = 0;
+                while b < 5 && b <= rem - a {
+                    t[k * 1024 + rem * 64 + a * 8 + b] =
+                        RANK_STEP[2 * k][rem][a] + RANK_STEP[2 * k + 1][rem - a][b];
+                    b += 1;
+                }
+                a += 1;
+            }
+            rem += 1;
+        }
+        k += 1;
+    }
+    t
+};
+
+/// `RANK_STEP[pos][rem][c]` for in-range arguments, 0 otherwise (flat and masked: no
+/// bounds check can fail).
+#[inline(always)]
+pub(crate) fn rank_step(pos: usize, rem: usize, c: usize) -> u32 {
+    if rem > 15 {
+        return 0;
+    }
+    RANK_FLAT[(pos % 9) * 128 + rem * 8 + (c & 7)]
+}
+
+/// Combinatorial rank of a suit pattern (9 counts, each 0..=4, total <= 14). Malformed
+/// patterns give an unspecified index in range, never a panic.
 #[inline(always)]
 pub(crate) fn rank(suit: &[u8]) -> usize {
     let Some(suit) = suit.get(..9) else {
@@ -92,18 +161,20 @@ pub(crate) fn rank(suit: &[u8]) -> usize {
     };
     let mut rem = 14usize;
     let mut r = 0u32;
-    for pos in 0..9 {
-        let c = (suit[pos] as usize).min(4).min(rem);
-        r += RANK_STEP[pos][rem][c];
-        rem -= c;
+    for k in 0..4 {
+        let a = suit[2 * k] as usize & 7;
+        let b = suit[2 * k + 1] as usize & 7;
+        r = r.wrapping_add(RANK2[k * 1024 + (rem & 15) * 64 + a * 8 + b]);
+        rem = rem.wrapping_sub(a + b);
     }
-    r as usize
+    r = r.wrapping_add(RANK_FLAT[8 * 128 + (rem & 15) * 8 + (suit[8] as usize & 7)]);
+    (r as usize).min(SUIT_PATTERNS - 1)
 }
 
 /// Class of a suit pattern given its rank.
 #[inline(always)]
 pub(crate) fn suit_class_of_rank(rank: usize) -> u8 {
-    SUIT_CLASS[rank]
+    SUIT_CLASS[rank.min(SUIT_PATTERNS - 1)]
 }
 
 /// Class of a suit (9 counts).
@@ -145,19 +216,19 @@ pub(crate) fn honor_class(key: u16) -> u8 {
 /// Class of two suits combined.
 #[inline(always)]
 pub(crate) fn pair_ab(a: u8, b: u8) -> u8 {
-    PAIR_AB[a as usize * N_SUIT + b as usize]
+    PAIR_AB[(a as usize % N_SUIT) * 128 + (b as usize & 127)]
 }
 
 /// Class of a suit and the honour-like group combined.
 #[inline(always)]
 pub(crate) fn pair_cd(c: u8, h: u8) -> u8 {
-    PAIR_CD[c as usize * N_HONOR + h as usize]
+    PAIR_CD[(c as usize % N_SUIT) * 64 + (h as usize & 63)]
 }
 
 /// Maximum overlap with `sets` sets (0..=4) and one pair.
 #[inline(always)]
 pub(crate) fn final_overlap(ab: u8, cd: u8, sets: usize) -> u8 {
-    FINAL[(ab as usize * N_CD + cd as usize) * 5 + sets]
+    FINAL[((sets % 5) * N_AB + ab as usize % N_AB) * 256 + cd as usize]
 }
 
 /// Class ids of the four groups of a hand: man, pin, sou, honour-like (plus the honour
@@ -171,7 +242,12 @@ pub(crate) fn classes(counts: &TileCounts, tile_set: TileSet) -> ([u8; 4], u16) 
     };
     let key = honor_key(counts, tile_set);
     (
-        [man, suit_class(&counts[9..18]), suit_class(&counts[18..27]), honor_class(key)],
+        [
+            man,
+            suit_class(&counts[9..18]),
+            suit_class(&counts[18..27]),
+            honor_class(key),
+        ],
         key,
     )
 }

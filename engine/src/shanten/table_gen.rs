@@ -164,8 +164,16 @@ fn gen_rec(
 
 /// Calls `emit` with the encoded value of every suit pattern in rank order.
 fn generate_suit_table(mut emit: impl FnMut(u16)) {
-    let mut with_seq = [GenTransition { from: 0, to: 0, a: 0 }; 4096];
-    let mut no_seq = [GenTransition { from: 0, to: 0, a: 0 }; 4096];
+    let mut with_seq = [GenTransition {
+        from: 0,
+        to: 0,
+        a: 0,
+    }; 4096];
+    let mut no_seq = [GenTransition {
+        from: 0,
+        to: 0,
+        a: 0,
+    }; 4096];
     let n_with = gen_transitions(true, &mut with_seq);
     let n_no = gen_transitions(false, &mut no_seq);
     let mut dp = [-1i16; GEN_STATES];
@@ -243,11 +251,12 @@ struct GenTables {
     suit_class: Vec<u8>,
     /// Class of each honour key `n1 + 10 n2 + 100 n3 + 1000 n4` (0..10000).
     honor_class: Vec<u8>,
-    /// `pair_ab[a * n_suit + b]`: class of conv(suit a, suit b).
+    /// `pair_ab[a * 128 + b]`: class of conv(suit a, suit b) (rows padded to 128).
     pair_ab: Vec<u8>,
-    /// `pair_cd[c * n_honor + h]`: class of conv(suit c, honour h).
+    /// `pair_cd[c * 64 + h]`: class of conv(suit c, honour h) (rows padded to 64).
     pair_cd: Vec<u8>,
-    /// `fin[(ab * n_cd + cd) * 5 + s]`: conv(ab, cd) at (s sets, 1 pair).
+    /// `fin[(s * n_ab + ab) * 256 + cd]`: conv(ab, cd) at (s sets, 1 pair); sets-major
+    /// with rows padded to 256, so closed hands touch one contiguous fifth.
     fin: Vec<u8>,
     n_suit: usize,
     n_honor: usize,
@@ -271,25 +280,28 @@ fn build_tables() -> GenTables {
     }
     let (n_suit, n_honor) = (suit_vecs.len(), honor_vecs.len());
     let mut ab_vecs: Vec<GenVec> = Vec::new();
-    let mut pair_ab = Vec::with_capacity(n_suit * n_suit);
-    for a in &suit_vecs {
-        for b in &suit_vecs {
-            pair_ab.push(gen_intern(&mut ab_vecs, gen_conv(a, b)));
+    assert!(n_suit <= 128 && n_honor <= 64);
+    let mut pair_ab = vec![0u8; n_suit * 128];
+    for (i, a) in suit_vecs.iter().enumerate() {
+        for (j, b) in suit_vecs.iter().enumerate() {
+            pair_ab[i * 128 + j] = gen_intern(&mut ab_vecs, gen_conv(a, b));
         }
     }
     let mut cd_vecs: Vec<GenVec> = Vec::new();
-    let mut pair_cd = Vec::with_capacity(n_suit * n_honor);
-    for c in &suit_vecs {
-        for h in &honor_vecs {
-            pair_cd.push(gen_intern(&mut cd_vecs, gen_conv(c, h)));
+    let mut pair_cd = vec![0u8; n_suit * 64];
+    for (i, c) in suit_vecs.iter().enumerate() {
+        for (j, h) in honor_vecs.iter().enumerate() {
+            pair_cd[i * 64 + j] = gen_intern(&mut cd_vecs, gen_conv(c, h));
         }
     }
-    let mut fin = Vec::with_capacity(ab_vecs.len() * cd_vecs.len() * 5);
-    for ab in &ab_vecs {
-        for cd in &cd_vecs {
+    assert!(cd_vecs.len() <= 256);
+    let n_ab = ab_vecs.len();
+    let mut fin = vec![0u8; 5 * n_ab * 256];
+    for (i, ab) in ab_vecs.iter().enumerate() {
+        for (j, cd) in cd_vecs.iter().enumerate() {
             let full = gen_conv(ab, cd);
-            for row in full.iter() {
-                fin.push(row[1]);
+            for (s, row) in full.iter().enumerate() {
+                fin[(s * n_ab + i) * 256 + j] = row[1];
             }
         }
     }

@@ -53,7 +53,13 @@ pub fn all_sets(tile_set: TileSet) -> Vec<[usize; 3]> {
 
 /// A hand close to complete: a random complete arrangement of `sets` sets and a pair
 /// (≤ 4 copies), then `swaps` tiles replaced by random ones, trimmed to `n` tiles.
-pub fn near_hand(rng: &mut Rng, tile_set: TileSet, sets: usize, n: usize, swaps: usize) -> TileCounts {
+pub fn near_hand(
+    rng: &mut Rng,
+    tile_set: TileSet,
+    sets: usize,
+    n: usize,
+    swaps: usize,
+) -> TileCounts {
     let all = all_sets(tile_set);
     let ty = types(tile_set);
     loop {
@@ -171,7 +177,10 @@ pub fn brute_regular_overlap(h: &TileCounts, sets: usize, tile_set: TileSet) -> 
 
 /// Brute force: max overlap with 7 distinct pairs (top-7 of min(c, 2) over all types).
 pub fn brute_chiitoi_overlap(h: &TileCounts, tile_set: TileSet) -> u32 {
-    let mut v: Vec<u32> = types(tile_set).into_iter().map(|t| h[t].min(2) as u32).collect();
+    let mut v: Vec<u32> = types(tile_set)
+        .into_iter()
+        .map(|t| h[t].min(2) as u32)
+        .collect();
     v.sort_unstable_by(|a, b| b.cmp(a));
     v.iter().take(7).sum()
 }
@@ -182,7 +191,10 @@ const ORPHANS: [usize; 13] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
 pub fn brute_kokushi_overlap(h: &TileCounts) -> u32 {
     let mut best = 0;
     for &p in &ORPHANS {
-        let o: u32 = ORPHANS.iter().map(|&t| h[t].min(if t == p { 2 } else { 1 }) as u32).sum();
+        let o: u32 = ORPHANS
+            .iter()
+            .map(|&t| h[t].min(if t == p { 2 } else { 1 }) as u32)
+            .sum();
         best = best.max(o);
     }
     best
