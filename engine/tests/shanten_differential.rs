@@ -138,11 +138,12 @@ fn ukeire_matches_brute_force() {
     }
 }
 
-/// Writes `tests/data/vectors/shanten_sanma.tsv` from the brute-force evaluator
-/// (`cargo test -p mahjong-engine --test shanten_differential -- --ignored`).
+/// `tests/data/vectors/shanten_sanma.tsv` is the brute-force evaluator's output on seeded
+/// sanma hands; this regenerates it and fails if the committed file differs
+/// (`UPDATE_SANMA_VECTORS=1 cargo test -p mahjong-engine --test shanten_differential`
+/// rewrites it).
 #[test]
-#[ignore]
-fn generate_sanma_vectors() {
+fn sanma_vectors_are_current() {
     use std::fmt::Write;
     let mut rng = Rng(0x5A_4D_A0);
     let mut out = String::from("#hand\tmelds\tregular\tchiitoi\tkokushi\tmin\tset\n");
@@ -186,5 +187,13 @@ fn generate_sanma_vectors() {
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/data/vectors/shanten_sanma.tsv"
     );
-    std::fs::write(path, out).unwrap();
+    if std::env::var_os("UPDATE_SANMA_VECTORS").is_some() {
+        std::fs::write(path, &out).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap();
+    // The committed file is exactly what the brute-force evaluator produces today.
+    assert!(
+        committed == out,
+        "tests/data/vectors/shanten_sanma.tsv is stale: regenerate with UPDATE_SANMA_VECTORS=1"
+    );
 }
