@@ -19,7 +19,9 @@
 //! availability-weighted average, over the ukeire draws `u`, of the best ukeire count
 //! (with `unseen[u]` reduced by the drawn copy) reachable by a discard that keeps the
 //! improved shanten. Discards that leave the hand tenpai (or complete) have second step
-//! `0`: the next useful draw wins. The score is lexicographic — shanten dominates, then
+//! `0`: the next useful draw wins. The second step is computed only for the discards
+//! that keep the best shanten (0 for the others, which the shanten term outranks
+//! anyway): it is the expensive part, tens of µs per discard far from tenpai. The score is lexicographic — shanten dominates, then
 //! ukeire, then the second step — normalised so the best discard scores 1.0:
 //!
 //! ```text
@@ -156,7 +158,8 @@ pub struct ValueScores {
     pub ukeire_types: [u64; NUM_TILE_TYPES],
     /// Ukeire tiles (from `unseen`) after discarding `t` (0 if not held).
     pub ukeire_tiles: [u16; NUM_TILE_TYPES],
-    /// Second-step measure after discarding `t` (0 if not held or tenpai after).
+    /// Second-step measure after discarding `t` (0 if not held, tenpai after, or worse
+    /// than the best shanten after).
     pub second_step: [f32; NUM_TILE_TYPES],
     /// Normalised score in `[0, 1]`; 1 for the best discards, 0 if not held.
     pub score: [f32; NUM_TILE_TYPES],
@@ -272,6 +275,7 @@ pub fn value_scores(
         score: [0.0; NUM_TILE_TYPES],
     };
     let mut best = NOT_APPLICABLE;
+    let mut ukeire = [Ukeire::default(); NUM_TILE_TYPES];
     for t in 0..NUM_TILE_TYPES {
         if counts[t] == 0 {
             continue;
@@ -281,10 +285,21 @@ pub fn value_scores(
         v.shanten_after[t] = a.shanten;
         v.ukeire_types[t] = a.ukeire.types;
         v.ukeire_tiles[t] = a.ukeire.tiles.min(u16::MAX as u32) as u16;
-        let mut hand = counts;
-        hand[t] -= 1;
-        v.second_step[t] = second_step(&hand, melds, tile_set, forms, unseen, &a.ukeire);
+        ukeire[t] = a.ukeire;
         best = best.min(a.shanten);
+    }
+    // The second step (tens of µs per discard far from tenpai) only ranks discards
+    // that keep the best shanten: a worse-shanten discard is outranked whatever its
+    // second step, so it gets 0 there.
+    let mut keep = v.held;
+    while keep != 0 {
+        let t = keep.trailing_zeros() as usize;
+        keep &= keep - 1;
+        if v.shanten_after[t] == best {
+            let mut hand = counts;
+            hand[t] -= 1;
+            v.second_step[t] = second_step(&hand, melds, tile_set, forms, unseen, &ukeire[t]);
+        }
     }
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
