@@ -100,13 +100,16 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
     let mut steps = 0u32;
     let mut win_turns = [0u16; MAX_PLAYERS];
     let mut result = None;
+    // One observation buffer for the whole hand: `observation_into` only copies what
+    // changed since the previous decision.
+    let mut obs = game.observation(game.turn())?;
     while result.is_none() {
         let seats = game.seats_to_act();
         if seats.is_empty() {
             return Err(PlayError::NotInHand);
         }
         for seat in seats {
-            let obs = game.observation(seat)?;
+            game.observation_into(seat, &mut obs)?;
             let legal = game.legal_actions(seat);
             let agent = agents
                 .get_mut(seat as usize)

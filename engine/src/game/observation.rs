@@ -65,7 +65,77 @@ impl Game {
         }
         let s = seat as usize;
         let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
-        let mut seen = hand;
+        Ok(Observation {
+            rules: self.rules,
+            seat,
+            dealer: self.dealer,
+            hand_number: self.hand_number,
+            phase: self.phase,
+            turn: self.turn,
+            hand,
+            drawn: self.observed_drawn(seat),
+            melds: self.melds.clone(),
+            discards: self.discards.clone(),
+            unseen: self.unseen(&hand),
+            live_wall: self.live_wall_remaining(),
+            kans: self.kans,
+            scores: self.scores,
+            pending: self.pending(),
+        })
+    }
+
+    /// Overwrites `out` with the observation of `seat`: the same value as
+    /// [`Game::observation`], but reusing `out`'s buffers, which makes it cheaper when
+    /// `out` holds an earlier observation of the same hand (only new melds and discards
+    /// are copied). On error `out` is left unchanged.
+    pub fn observation_into(&self, seat: u8, out: &mut Observation) -> Result<(), RuleError> {
+        if seat >= self.rules.players {
+            return Err(RuleError::BadSeat);
+        }
+        let s = seat as usize;
+        let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
+        out.rules = self.rules;
+        out.seat = seat;
+        out.dealer = self.dealer;
+        out.hand_number = self.hand_number;
+        out.phase = self.phase;
+        out.turn = self.turn;
+        out.hand = hand;
+        out.drawn = self.observed_drawn(seat);
+        for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
+            sync(dst, src);
+        }
+        for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
+            sync(dst, src);
+        }
+        out.unseen = self.unseen(&hand);
+        out.live_wall = self.live_wall_remaining();
+        out.kans = self.kans;
+        out.scores = self.scores;
+        out.pending = self.pending();
+        Ok(())
+    }
+
+    fn observed_drawn(&self, seat: u8) -> Option<Tile> {
+        if self.phase == Phase::Turn && self.turn == seat {
+            self.drawn
+        } else {
+            None
+        }
+    }
+
+    fn pending(&self) -> Option<PendingClaim> {
+        (self.phase == Phase::Claim).then_some(PendingClaim {
+            tile: self.claim.tile,
+            from: self.claim.from,
+            added_kan: self.claim.robbing,
+        })
+    }
+
+    /// Four of each type of the set minus `hand`, all melds, unclaimed discards and a
+    /// pending added-kan tile.
+    fn unseen(&self, hand: &TileCounts) -> TileCounts {
+        let mut seen = *hand;
         for ms in &self.melds {
             for m in ms {
                 m.add_to(&mut seen);
@@ -78,11 +148,6 @@ impl Game {
                 }
             }
         }
-        let pending = (self.phase == Phase::Claim).then_some(PendingClaim {
-            tile: self.claim.tile,
-            from: self.claim.from,
-            added_kan: self.claim.robbing,
-        });
         // An added-kan tile is in the open while it can be robbed (and after it was).
         if self.claim.robbing {
             if let Some(c) = seen.get_mut(self.claim.tile.index()) {
@@ -93,26 +158,18 @@ impl Game {
         for (u, s) in unseen.iter_mut().zip(seen) {
             *u = u.saturating_sub(s);
         }
-        Ok(Observation {
-            rules: self.rules,
-            seat,
-            dealer: self.dealer,
-            hand_number: self.hand_number,
-            phase: self.phase,
-            turn: self.turn,
-            hand,
-            drawn: if self.phase == Phase::Turn && self.turn == seat {
-                self.drawn
-            } else {
-                None
-            },
-            melds: self.melds.clone(),
-            discards: self.discards.clone(),
-            unseen,
-            live_wall: self.live_wall_remaining(),
-            kans: self.kans,
-            scores: self.scores,
-            pending,
-        })
+        unseen
     }
+}
+
+/// Makes `dst` equal to `src`: a plain copy of the common prefix, then pushes of the
+/// rest (cheap when `dst` is an earlier state of the same append-only list).
+fn sync<T: Copy, const N: usize>(dst: &mut heapless::Vec<T, N>, src: &heapless::Vec<T, N>) {
+    dst.truncate(src.len());
+    let k = dst.len();
+    if let (Some(d), Some(s)) = (dst.get_mut(..k), src.get(..k)) {
+        d.copy_from_slice(s);
+    }
+    // Cannot fail: both have capacity N and `dst` is not longer than `src`.
+    let _ = dst.extend_from_slice(src.get(k..).unwrap_or(&[]));
 }
