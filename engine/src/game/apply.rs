@@ -54,6 +54,7 @@ impl Game {
             // into a full meld list.
             let _ = ms.push(meld);
         }
+        meld.add_to(&mut self.visible);
         if meld.kind.is_kan() {
             self.kans += 1;
         }
@@ -70,6 +71,7 @@ impl Game {
                         claimed: false,
                     });
                 }
+                self.show(t);
                 self.drawn = None;
                 self.after_call = false;
                 emit(ev, Event::Discarded { seat, tile: t });
@@ -112,6 +114,13 @@ impl Game {
     /// Opens a claim window on `tile`, or moves on when nobody can claim it.
     fn open_claim(&mut self, tile: Tile, from: u8, robbing: bool, ev: &mut Events) {
         let options = self.claim_options(tile, from, robbing);
+        // A robbable added-kan tile is in the open while its window is open.
+        if self.claim.robbing {
+            self.unshow(self.claim.tile);
+        }
+        if robbing {
+            self.show(tile);
+        }
         self.claim = Claim {
             tile,
             from,
@@ -161,6 +170,9 @@ impl Game {
 
     fn complete_added_kan(&mut self, seat: u8, t: Tile, ev: &mut Events) {
         // The tile leaves the robbing window for the meld (invariants count it there).
+        if self.claim.robbing {
+            self.unshow(self.claim.tile);
+        }
         self.claim.robbing = false;
         let mut made = None;
         if let Some(ms) = self.melds.get_mut(seat as usize) {
@@ -173,6 +185,7 @@ impl Game {
             }
         }
         if let Some(meld) = made {
+            self.show(t);
             self.kans += 1;
             emit(ev, Event::Called { seat, meld });
         }
@@ -282,12 +295,20 @@ impl Game {
     }
 
     fn mark_claimed(&mut self, from: u8) {
+        let mut taken = None;
         if let Some(d) = self
             .discards
             .get_mut(from as usize)
             .and_then(|d| d.last_mut())
         {
+            if !d.claimed {
+                taken = Some(d.tile);
+            }
             d.claimed = true;
+        }
+        // The tile moves from the discards into the meld (which `add_meld` shows).
+        if let Some(t) = taken {
+            self.unshow(t);
         }
     }
 

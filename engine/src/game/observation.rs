@@ -133,30 +133,11 @@ impl Game {
     }
 
     /// Four of each type of the set minus `hand`, all melds, unclaimed discards and a
-    /// pending added-kan tile.
+    /// pending added-kan tile (the last three kept up to date in `visible`).
     fn unseen(&self, hand: &TileCounts) -> TileCounts {
-        let mut seen = *hand;
-        for ms in &self.melds {
-            for m in ms {
-                m.add_to(&mut seen);
-            }
-        }
-        for ds in &self.discards {
-            for d in ds.iter().filter(|d| !d.claimed) {
-                if let Some(c) = seen.get_mut(d.tile.index()) {
-                    *c += 1;
-                }
-            }
-        }
-        // An added-kan tile is in the open while it can be robbed (and after it was).
-        if self.claim.robbing {
-            if let Some(c) = seen.get_mut(self.claim.tile.index()) {
-                *c += 1;
-            }
-        }
         let mut unseen = self.rules.tile_set.full_counts();
-        for (u, s) in unseen.iter_mut().zip(seen) {
-            *u = u.saturating_sub(s);
+        for ((u, &h), &v) in unseen.iter_mut().zip(hand).zip(&self.visible) {
+            *u = u.saturating_sub(h).saturating_sub(v);
         }
         unseen
     }

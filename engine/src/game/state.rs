@@ -112,6 +112,10 @@ pub struct Game {
     pub(crate) hands: [TileCounts; MAX_PLAYERS],
     pub(crate) melds: [heapless::Vec<Meld, 4>; MAX_PLAYERS],
     pub(crate) discards: [heapless::Vec<Discard, DISCARD_CAP>; MAX_PLAYERS],
+    /// Tiles in the open, kept up to date by every action: all melds (closed kans
+    /// included), unclaimed discards and a pending (or robbed) added-kan tile. Checked
+    /// against a recount by [`check_invariants`](super::check_invariants).
+    pub(crate) visible: TileCounts,
     /// Kans declared this hand, all players.
     pub(crate) kans: u8,
     pub(crate) phase: Phase,
@@ -157,6 +161,7 @@ impl Game {
             hands: [[0; NUM_TILE_TYPES]; MAX_PLAYERS],
             melds: Default::default(),
             discards: Default::default(),
+            visible: [0; NUM_TILE_TYPES],
             kans: 0,
             phase: Phase::Turn,
             turn: dealer,
@@ -282,6 +287,7 @@ impl Game {
         self.live_end = (len - dead) as u8;
         self.melds = Default::default();
         self.discards = Default::default();
+        self.visible = [0; NUM_TILE_TYPES];
         self.kans = 0;
         self.claim = Claim::empty();
         self.result = None;
@@ -318,6 +324,20 @@ impl Game {
         self.live_end -= 1;
         self.add_drawn(seat, t);
         Some(t)
+    }
+
+    /// One more tile of type `t` in the open.
+    pub(crate) fn show(&mut self, t: Tile) {
+        if let Some(c) = self.visible.get_mut(t.index()) {
+            *c = c.saturating_add(1);
+        }
+    }
+
+    /// One tile of type `t` less in the open.
+    pub(crate) fn unshow(&mut self, t: Tile) {
+        if let Some(c) = self.visible.get_mut(t.index()) {
+            *c = c.saturating_sub(1);
+        }
     }
 
     fn add_drawn(&mut self, seat: u8, t: Tile) {
