@@ -22,18 +22,30 @@ impl Game {
     /// Applies `action` by `seat`. An illegal action returns an error and leaves the
     /// game untouched. Draws (including kan replacement draws) follow automatically.
     pub fn apply(&mut self, seat: u8, action: Action) -> Result<Events, RuleError> {
+        let mut ev = Events::new();
+        self.apply_into(seat, action, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Game::apply`] appending the events to `ev` (which saves copying them in
+    /// self-play loops). On error nothing changes and nothing is appended.
+    pub(crate) fn apply_into(
+        &mut self,
+        seat: u8,
+        action: Action,
+        ev: &mut Events,
+    ) -> Result<(), RuleError> {
         self.check_legal(seat, action)?;
         if self.log.push((seat, action)).is_err() {
             return Err(RuleError::CapacityExceeded);
         }
-        let mut ev = Events::new();
         match self.phase {
-            Phase::Turn => self.apply_turn(seat, action, &mut ev),
-            Phase::Claim => self.apply_claim(seat, action, &mut ev),
+            Phase::Turn => self.apply_turn(seat, action, ev),
+            Phase::Claim => self.apply_claim(seat, action, ev),
             // check_legal refused these phases.
             Phase::HandOver | Phase::GameOver => {}
         }
-        Ok(ev)
+        Ok(())
     }
 
     fn hand_mut(&mut self, seat: u8, t: Tile) -> Option<&mut u8> {

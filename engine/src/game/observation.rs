@@ -103,16 +103,52 @@ impl Game {
         out.hand = hand;
         out.drawn = self.observed_drawn(seat);
         for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
-            sync(dst, src);
+            sync(dst, src, 0);
         }
         for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
-            sync(dst, src);
+            sync(dst, src, 0);
         }
         out.unseen = self.unseen(&hand);
         out.live_wall = self.live_wall_remaining();
         out.kans = self.kans;
         out.scores = self.scores;
         out.pending = self.pending();
+        Ok(())
+    }
+
+    /// [`Game::observation_into`] for an `out` that holds an observation (of any seat)
+    /// taken earlier in the current hand of this game, with only actions applied since:
+    /// discards then only grew and only the last one of a row can have been claimed
+    /// since, so older discards are not copied again.
+    pub(crate) fn observation_next(
+        &self,
+        seat: u8,
+        out: &mut Observation,
+    ) -> Result<(), RuleError> {
+        if seat >= self.rules.players {
+            return Err(RuleError::BadSeat);
+        }
+        let s = seat as usize;
+        let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
+        out.seat = seat;
+        out.phase = self.phase;
+        out.turn = self.turn;
+        out.hand = hand;
+        out.drawn = self.observed_drawn(seat);
+        for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
+            // An earlier pon may have become an added kan: copy all (at most four).
+            sync(dst, src, 0);
+        }
+        for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
+            let trusted = dst.len().saturating_sub(1);
+            sync(dst, src, trusted);
+        }
+        out.unseen = self.unseen(&hand);
+        out.live_wall = self.live_wall_remaining();
+        out.kans = self.kans;
+        out.scores = self.scores;
+        out.pending = self.pending();
+        debug_assert!(self.observation(seat).is_ok_and(|o| o == *out));
         Ok(())
     }
 
@@ -143,13 +179,20 @@ impl Game {
     }
 }
 
-/// Makes `dst` equal to `src`: a plain copy of the common prefix, then pushes of the
-/// rest (cheap when `dst` is an earlier state of the same append-only list).
-fn sync<T: Copy, const N: usize>(dst: &mut heapless::Vec<T, N>, src: &heapless::Vec<T, N>) {
+/// Makes `dst` equal to `src`, given that their first `trusted` elements are already
+/// equal: a plain copy of the rest of the common prefix, then pushes of the remainder
+/// (cheap when `dst` is an earlier state of the same append-only list).
+fn sync<T: Copy, const N: usize>(
+    dst: &mut heapless::Vec<T, N>,
+    src: &heapless::Vec<T, N>,
+    trusted: usize,
+) {
     dst.truncate(src.len());
     let k = dst.len();
-    if let (Some(d), Some(s)) = (dst.get_mut(..k), src.get(..k)) {
-        d.copy_from_slice(s);
+    if trusted < k {
+        if let (Some(d), Some(s)) = (dst.get_mut(trusted..k), src.get(trusted..k)) {
+            d.copy_from_slice(s);
+        }
     }
     // Cannot fail: both have capacity N and `dst` is not longer than `src`.
     let _ = dst.extend_from_slice(src.get(k..).unwrap_or(&[]));
