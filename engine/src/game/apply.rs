@@ -48,16 +48,8 @@ impl Game {
         Ok(())
     }
 
-    fn hand_mut(&mut self, seat: u8, t: Tile) -> Option<&mut u8> {
-        self.hands
-            .get_mut(seat as usize)
-            .and_then(|h| h.get_mut(t.index()))
-    }
-
     fn remove(&mut self, seat: u8, t: Tile, n: u8) {
-        if let Some(c) = self.hand_mut(seat, t) {
-            *c = c.saturating_sub(n);
-        }
+        self.update_count(seat, t, |c| c.saturating_sub(n));
     }
 
     fn add_meld(&mut self, seat: u8, meld: Meld, ev: &mut Events) {

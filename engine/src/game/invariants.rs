@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::event::HandEndKind;
 use super::meld::MeldKind;
-use super::state::{Game, Phase, MAX_KANS, MAX_PLAYERS};
+use super::state::{Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 
 /// A broken invariant.
@@ -26,6 +26,12 @@ pub enum InvariantViolation {
     Visible {
         /// The tile type.
         tile: Tile,
+    },
+    /// The incrementally kept shape of a seat's hand (held, odd and four-of-a-kind
+    /// masks, suit totals) disagrees with its counts.
+    Shape {
+        /// The seat.
+        seat: u8,
     },
     /// A seat holds a number of closed tiles that is impossible now.
     HandSize {
@@ -65,6 +71,7 @@ impl fmt::Display for InvariantViolation {
             InvariantViolation::Visible { tile } => {
                 write!(f, "open tiles of {tile} miscounted")
             }
+            InvariantViolation::Shape { seat } => write!(f, "hand shape of seat {seat} stale"),
             InvariantViolation::HandSize { seat, tiles } => {
                 write!(f, "seat {seat} holds {tiles} tiles")
             }
@@ -123,6 +130,9 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
         ) else {
             return Err(InvariantViolation::Wall);
         };
+        if game.shapes.get(seat) != Some(&HandShape::of(hand)) {
+            return Err(InvariantViolation::Shape { seat: seat as u8 });
+        }
         if seat >= n {
             if hand.iter().any(|&c| c != 0) || !melds.is_empty() || !discards.is_empty() {
                 return Err(InvariantViolation::EmptySeat { seat: seat as u8 });

@@ -90,6 +90,70 @@ impl Claim {
     }
 }
 
+/// Tile types 1 and 9 of each number suit and the honours (bit `i` = tile index `i`).
+pub(crate) const ORPHANS: u64 = 0x3_fc06_0301;
+
+/// Summary of one closed hand, kept up to date with every change of its counts, for
+/// constant-time legality pre-checks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) struct HandShape {
+    /// Bit `i`: the hand holds tile type `i`.
+    pub held: u64,
+    /// Bit `i`: the hand holds an odd number of tile type `i`.
+    pub odd: u64,
+    /// Bit `i`: the hand holds all four of tile type `i`.
+    pub four: u64,
+    /// Tiles per suit (man, pin, sou, honours), modulo 256.
+    pub sums: [u8; 4],
+}
+
+impl HandShape {
+    /// The shape of `counts`, from scratch.
+    pub(crate) fn of(counts: &TileCounts) -> HandShape {
+        let mut shape = HandShape::default();
+        for (i, &c) in counts.iter().enumerate() {
+            shape.count_changed(i, 0, c);
+        }
+        shape
+    }
+
+    /// Tile type `i` went from `old` to `new` copies.
+    pub(crate) fn count_changed(&mut self, i: usize, old: u8, new: u8) {
+        let bit = 1u64 << i;
+        self.held = (self.held & !bit) | (((new > 0) as u64) << i);
+        self.odd = (self.odd & !bit) | (((new & 1) as u64) << i);
+        self.four = (self.four & !bit) | (((new == 4) as u64) << i);
+        if let Some(s) = self.sums.get_mut((i / 9).min(3)) {
+            *s = s.wrapping_sub(old).wrapping_add(new);
+        }
+    }
+
+    /// The shape with one more tile of type `i` (a claimed tile).
+    pub(crate) fn plus(mut self, i: usize, old: u8) -> HandShape {
+        self.count_changed(i, old, old.wrapping_add(1));
+        self
+    }
+
+    /// Whether the hand may be a win: `false` only when it is certainly not (no
+    /// regular shape by suit totals, no seven pairs, no thirteen orphans); `closed`
+    /// when the seat has no melds.
+    pub(crate) fn may_win(&self, rules: &Rules, closed: bool) -> bool {
+        // Regular: one suit total ≡ 2 (mod 3), all others ≡ 0.
+        let mut twos = 0;
+        let mut others = 0;
+        for &s in &self.sums {
+            match s % 3 {
+                0 => {}
+                2 => twos += 1,
+                _ => others += 1,
+            }
+        }
+        (twos == 1 && others == 0)
+            || (closed && rules.seven_pairs && self.odd == 0)
+            || (closed && rules.thirteen_orphans && self.held & !ORPHANS == 0)
+    }
+}
+
 /// A game of mahjong: the whole state, flat and copyable, with no hidden randomness
 /// beyond the seed (two games with equal rules, seed and actions are equal).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -110,6 +174,8 @@ pub struct Game {
     /// End of the dead wall (exclusive); replacement draws take `wall[dead_end − 1]`.
     pub(crate) dead_end: u8,
     pub(crate) hands: [TileCounts; MAX_PLAYERS],
+    /// `HandShape::of(hands[seat])`, kept up to date by every change of a hand.
+    pub(crate) shapes: [HandShape; MAX_PLAYERS],
     pub(crate) melds: [heapless::Vec<Meld, 4>; MAX_PLAYERS],
     pub(crate) discards: [heapless::Vec<Discard, DISCARD_CAP>; MAX_PLAYERS],
     /// Tiles in the open, kept up to date by every action: all melds (closed kans
@@ -159,6 +225,7 @@ impl Game {
             live_end: 0,
             dead_end: 0,
             hands: [[0; NUM_TILE_TYPES]; MAX_PLAYERS],
+            shapes: [HandShape::default(); MAX_PLAYERS],
             melds: Default::default(),
             discards: Default::default(),
             visible: [0; NUM_TILE_TYPES],
@@ -282,6 +349,9 @@ impl Game {
                 self.hands[seat][t.index()] += 1;
             }
         }
+        for (shape, hand) in self.shapes.iter_mut().zip(&self.hands) {
+            *shape = HandShape::of(hand);
+        }
         self.draw_pos = (13 * n) as u8;
         self.dead_end = len as u8;
         self.live_end = (len - dead) as u8;
@@ -340,14 +410,22 @@ impl Game {
         }
     }
 
-    fn add_drawn(&mut self, seat: u8, t: Tile) {
-        if let Some(c) = self
-            .hands
-            .get_mut(seat as usize)
-            .and_then(|h| h.get_mut(t.index()))
-        {
-            *c += 1;
+    /// Sets `seat`'s count of `t` to `f(count)`, keeping its shape up to date.
+    pub(crate) fn update_count(&mut self, seat: u8, t: Tile, f: impl FnOnce(u8) -> u8) {
+        let s = seat as usize;
+        let i = t.index();
+        if let (Some(c), Some(shape)) = (
+            self.hands.get_mut(s).and_then(|h| h.get_mut(i)),
+            self.shapes.get_mut(s),
+        ) {
+            let old = *c;
+            *c = f(old);
+            shape.count_changed(i, old, *c);
         }
+    }
+
+    fn add_drawn(&mut self, seat: u8, t: Tile) {
+        self.update_count(seat, t, |c| c + 1);
         self.turn = seat;
         self.drawn = Some(t);
         self.after_call = false;
@@ -520,4 +598,17 @@ pub(crate) fn shuffled_wall(
     let mut rng = Rng::new(Rng::derive_seed(seed, hand_number as u64));
     rng.shuffle(&mut wall[..len]);
     (wall, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orphan_mask() {
+        let mask = Tile::all()
+            .filter(|t| t.is_terminal_or_honor())
+            .fold(0u64, |m, t| m | 1 << t.index());
+        assert_eq!(mask, ORPHANS);
+    }
 }
