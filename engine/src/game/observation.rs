@@ -103,10 +103,10 @@ impl Game {
         out.hand = hand;
         out.drawn = self.observed_drawn(seat);
         for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
-            sync(dst, src, 0);
+            sync(dst, src);
         }
         for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
-            sync(dst, src, 0);
+            sync(dst, src);
         }
         out.unseen = self.unseen(&hand);
         out.live_wall = self.live_wall_remaining();
@@ -137,11 +137,18 @@ impl Game {
         out.drawn = self.observed_drawn(seat);
         for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
             // An earlier pon may have become an added kan: copy all (at most four).
-            sync(dst, src, 0);
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = *s;
+            }
+            extend(dst, src);
         }
         for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
-            let trusted = dst.len().saturating_sub(1);
-            sync(dst, src, trusted);
+            // Only the last old discard may have been claimed since.
+            let k = dst.len();
+            if let (Some(d), Some(s)) = (dst.last_mut(), src.get(k.wrapping_sub(1))) {
+                *d = *s;
+            }
+            extend(dst, src);
         }
         out.unseen = self.unseen(&hand);
         out.live_wall = self.live_wall_remaining();
@@ -179,21 +186,20 @@ impl Game {
     }
 }
 
-/// Makes `dst` equal to `src`, given that their first `trusted` elements are already
-/// equal: a plain copy of the rest of the common prefix, then pushes of the remainder
-/// (cheap when `dst` is an earlier state of the same append-only list).
-fn sync<T: Copy, const N: usize>(
-    dst: &mut heapless::Vec<T, N>,
-    src: &heapless::Vec<T, N>,
-    trusted: usize,
-) {
-    dst.truncate(src.len());
-    let k = dst.len();
-    if trusted < k {
-        if let (Some(d), Some(s)) = (dst.get_mut(trusted..k), src.get(trusted..k)) {
-            d.copy_from_slice(s);
-        }
+/// Pushes the elements of `src` beyond the length of `dst` (a prefix of it).
+fn extend<T: Copy, const N: usize>(dst: &mut heapless::Vec<T, N>, src: &heapless::Vec<T, N>) {
+    for &x in src.get(dst.len()..).unwrap_or(&[]) {
+        // Cannot fail: both have capacity N.
+        let _ = dst.push(x);
     }
-    // Cannot fail: both have capacity N and `dst` is not longer than `src`.
-    let _ = dst.extend_from_slice(src.get(k..).unwrap_or(&[]));
+}
+
+/// Makes `dst` equal to `src`: a plain copy of the common prefix, then pushes of the
+/// remainder (cheap when `dst` is an earlier state of the same append-only list).
+fn sync<T: Copy, const N: usize>(dst: &mut heapless::Vec<T, N>, src: &heapless::Vec<T, N>) {
+    dst.truncate(src.len());
+    if let Some(d) = dst.get_mut(..) {
+        d.copy_from_slice(src.get(..d.len()).unwrap_or(&[]));
+    }
+    extend(dst, src);
 }

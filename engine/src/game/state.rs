@@ -112,7 +112,12 @@ impl HandShape {
     pub(crate) fn of(counts: &TileCounts) -> HandShape {
         let mut shape = HandShape::default();
         for (i, &c) in counts.iter().enumerate() {
-            shape.count_changed(i, 0, c);
+            shape.held |= ((c > 0) as u64) << i;
+            shape.odd |= ((c & 1) as u64) << i;
+            shape.four |= ((c == 4) as u64) << i;
+            if let Some(s) = shape.sums.get_mut((i / 9).min(3)) {
+                *s = s.wrapping_add(c);
+            }
         }
         shape
     }
