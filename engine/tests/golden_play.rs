@@ -96,7 +96,7 @@ fn hash_hand(h: &mut Fnv, s: &HandSummary, g: &Game) {
     h.byte(g.kans());
 }
 
-fn golden(rules: Rules, hands: u64) -> u64 {
+fn golden(rules: Rules, hands: u64, call_probability: f32) -> u64 {
     let mut rules = rules;
     rules.hands_per_game = 1;
     let n = rules.players as usize;
@@ -105,7 +105,11 @@ fn golden(rules: Rules, hands: u64) -> u64 {
         let seed = Rng::derive_seed(777, i);
         let mut game = Game::new(rules, seed).expect("valid rules");
         let mut agents: Vec<RandomBot> = (0..n)
-            .map(|s| RandomBot::new(Rng::derive_seed(seed, s as u64)))
+            .map(|s| {
+                let mut b = RandomBot::new(Rng::derive_seed(seed, s as u64));
+                b.call_probability = call_probability;
+                b
+            })
             .collect();
         let s = play_hand(&mut game, &mut agents).expect("bots play legal actions");
         hash_hand(&mut h, &s, &game);
@@ -115,9 +119,19 @@ fn golden(rules: Rules, hands: u64) -> u64 {
 
 #[test]
 fn random_self_play_is_unchanged() {
-    let sanma = golden(Rules::sanma(), 2_000);
-    let four = golden(Rules::four_player(), 2_000);
+    let sanma = golden(Rules::sanma(), 2_000, 0.1);
+    let four = golden(Rules::four_player(), 2_000, 0.1);
     eprintln!("sanma {sanma:#018x} four-player {four:#018x}");
     assert_eq!(sanma, 0x568f_dd82_aff5_2201);
     assert_eq!(four, 0x3b46_c48f_c7ad_ea12);
+}
+
+/// Bots that take every call they are offered (kans, pons and chis in most hands).
+#[test]
+fn calling_self_play_is_unchanged() {
+    let sanma = golden(Rules::sanma(), 1_000, 1.0);
+    let four = golden(Rules::four_player(), 1_000, 1.0);
+    eprintln!("sanma {sanma:#018x} four-player {four:#018x}");
+    assert_eq!(sanma, 0xf6f2_386b_7b43_a119);
+    assert_eq!(four, 0xe0da_5237_8eac_cd58);
 }

@@ -93,6 +93,17 @@ impl Claim {
 /// Tile types 1 and 9 of each number suit and the honours (bit `i` = tile index `i`).
 pub(crate) const ORPHANS: u64 = 0x3_fc06_0301;
 
+/// `MOD3[s] == s % 3`.
+const MOD3: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i % 3) as u8;
+        i += 1;
+    }
+    t
+};
+
 /// Summary of one closed hand, kept up to date with every change of its counts, for
 /// constant-time legality pre-checks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -143,17 +154,12 @@ impl HandShape {
     /// regular shape by suit totals, no seven pairs, no thirteen orphans); `closed`
     /// when the seat has no melds.
     pub(crate) fn may_win(&self, rules: &Rules, closed: bool) -> bool {
-        // Regular: one suit total ≡ 2 (mod 3), all others ≡ 0.
-        let mut twos = 0;
-        let mut others = 0;
-        for &s in &self.sums {
-            match s % 3 {
-                0 => {}
-                2 => twos += 1,
-                _ => others += 1,
-            }
-        }
-        (twos == 1 && others == 0)
+        // Regular: one suit total ≡ 2 (mod 3), all others ≡ 0. Two bits per suit hold
+        // its residue, so exactly one residue 2 and three 0s is a single high bit.
+        let [a, b, c, d] = self.sums.map(|s| MOD3[s as usize]);
+        let residues = a | b << 2 | c << 4 | d << 6;
+        let regular = residues & residues.wrapping_sub(1) == 0 && residues & 0xaa != 0;
+        regular
             || (closed && rules.seven_pairs && self.odd == 0)
             || (closed && rules.thirteen_orphans && self.held & !ORPHANS == 0)
     }
@@ -608,6 +614,27 @@ pub(crate) fn shuffled_wall(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regular_residue_check() {
+        for code in 0..256u32 {
+            let sums = [code & 3, code >> 2 & 3, code >> 4 & 3, code >> 6 & 3].map(|x| x as u8 + 3);
+            let shape = HandShape {
+                sums,
+                held: 1,
+                odd: 1,
+                four: 0,
+            };
+            let res = sums.map(|s| s % 3);
+            let expected = res.iter().filter(|&&r| r == 2).count() == 1
+                && res.iter().filter(|&&r| r == 1).count() == 0;
+            assert_eq!(
+                shape.may_win(&Rules::four_player(), false),
+                expected,
+                "{sums:?}"
+            );
+        }
+    }
 
     #[test]
     fn orphan_mask() {
