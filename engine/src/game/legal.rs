@@ -79,7 +79,7 @@ impl Game {
         // on every decision of every self-play game).
         let (held, four) = (shape.held, shape.four);
         if !discards.is_full() {
-            push_each(out, held, Action::Discard);
+            out.push_discards(held);
         }
         if self.after_call {
             return;
