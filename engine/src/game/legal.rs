@@ -217,7 +217,7 @@ impl Game {
             };
             let c = hand.get(ti).copied().unwrap_or(0);
             // Constant-time pre-check; the full check only for possible wins.
-            if shape.plus(ti, c).may_win(&self.rules, melds.is_empty()) {
+            if shape.may_win_with(ti, c, &self.rules, melds.is_empty()) {
                 let mut with: TileCounts = *hand;
                 if let Some(c) = with.get_mut(ti) {
                     *c += 1;

@@ -144,10 +144,23 @@ impl HandShape {
         }
     }
 
-    /// The shape with one more tile of type `i` (a claimed tile).
-    pub(crate) fn plus(mut self, i: usize, old: u8) -> HandShape {
-        self.count_changed(i, old, old.wrapping_add(1));
-        self
+    /// [`HandShape::may_win`] of the hand with one more tile of type `i`, of which it
+    /// holds `old` (a claimable tile).
+    pub(crate) fn may_win_with(&self, i: usize, old: u8, rules: &Rules, closed: bool) -> bool {
+        let bit = 1u64 << i;
+        let new = old.wrapping_add(1);
+        let mut sums = self.sums;
+        if let Some(s) = sums.get_mut((i / 9).min(3)) {
+            *s = s.wrapping_add(1);
+        }
+        // `four` does not enter may_win.
+        HandShape {
+            held: (self.held & !bit) | (((new > 0) as u64) << i),
+            odd: self.odd ^ bit,
+            four: self.four,
+            sums,
+        }
+        .may_win(rules, closed)
     }
 
     /// Whether the hand may be a win: `false` only when it is certainly not (no
@@ -354,14 +367,12 @@ impl Game {
         self.wall[..len].copy_from_slice(wall);
         self.wall_len = len as u8;
         self.hands = [[0; NUM_TILE_TYPES]; MAX_PLAYERS];
+        self.shapes = [HandShape::default(); MAX_PLAYERS];
         for k in 0..n {
             let seat = (self.dealer as usize + k) % n;
             for t in &wall[13 * k..13 * k + 13] {
-                self.hands[seat][t.index()] += 1;
+                self.update_count(seat as u8, *t, |c| c + 1);
             }
-        }
-        for (shape, hand) in self.shapes.iter_mut().zip(&self.hands) {
-            *shape = HandShape::of(hand);
         }
         self.draw_pos = (13 * n) as u8;
         self.dead_end = len as u8;
