@@ -117,7 +117,8 @@ impl Game {
 
     /// Opens a claim window on `tile`, or moves on when nobody can claim it.
     fn open_claim(&mut self, tile: Tile, from: u8, robbing: bool, ev: &mut Events) {
-        let options = self.claim_options(tile, from, robbing);
+        let (options, any) = self.claim_options(tile, from, robbing);
+        debug_assert_eq!(any, options.iter().any(|o| o.any()));
         // A robbable added-kan tile is in the open while its window is open.
         if self.claim.robbing {
             self.unshow(self.claim.tile);
@@ -133,7 +134,7 @@ impl Game {
             answers: [None; MAX_PLAYERS],
         };
         self.turn = from;
-        if options.iter().any(|o| o.any()) {
+        if any {
             self.phase = Phase::Claim;
         } else {
             self.no_claim(ev);

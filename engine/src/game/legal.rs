@@ -191,17 +191,19 @@ impl Game {
     }
 
     /// The claims every seat may make on `tile` discarded (or added to a pon when
-    /// `robbing`) by `from`.
+    /// `robbing`) by `from`, and whether any seat may claim.
     pub(crate) fn claim_options(
         &self,
         tile: Tile,
         from: u8,
         robbing: bool,
-    ) -> [ClaimOptions; MAX_PLAYERS] {
+    ) -> ([ClaimOptions; MAX_PLAYERS], bool) {
         let mut opts = [ClaimOptions::default(); MAX_PLAYERS];
+        let mut any = false;
         let n = self.rules.players;
         let live = self.draw_pos < self.live_end;
         let ti = tile.index();
+        let chi_seat = (self.rules.chi && !tile.is_honor()).then(|| (from + 1) % n);
         for seat in 0..n {
             if seat == from {
                 continue;
@@ -223,15 +225,17 @@ impl Game {
                     *c += 1;
                 }
                 o.ron = score_win(&self.rules, &with, melds, false).is_some();
+                any |= o.ron;
             }
             if robbing || !live || melds.is_full() {
                 continue;
             }
             o.pon = c >= 2;
             o.kan = c == 3 && self.kans < MAX_KANS;
-            if self.rules.chi && seat == (from + 1) % n && !tile.is_honor() {
+            any |= o.pon;
+            if chi_seat == Some(seat) {
                 let num = tile.number() as usize; // 1..=9
-                let has = |i: usize| hand.get(i).is_some_and(|&c| c > 0);
+                let has = |i: usize| shape.held & (1u64 << i) != 0;
                 // Lowest tile tile-2: needs tile-2, tile-1.
                 if num >= 3 && has(ti - 2) && has(ti - 1) {
                     o.chi |= 1;
@@ -242,9 +246,10 @@ impl Game {
                 if num <= 7 && has(ti + 1) && has(ti + 2) {
                     o.chi |= 4;
                 }
+                any |= o.chi != 0;
             }
         }
-        opts
+        (opts, any)
     }
 }
 
