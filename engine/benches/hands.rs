@@ -6,6 +6,12 @@
 //! and ≥ 5 000 efficiency-bot hands/s per core); the ratio printed is measured / goal.
 //! The first line plays with the cheapest possible agent (first legal action) to show
 //! how much of the time is the engine itself.
+//!
+//! Environment: `BENCH_SECONDS` (wall-clock seconds per line, default 3), `BENCH_ONLY`
+//! (`first`, `random` or `efficiency`), `BENCH_HANDS=N` (exactly N hands per line: fixed
+//! work, so instruction counts under `valgrind --tool=callgrind` compare one to one
+//! between builds) and `BENCH_HASH=1` (with `BENCH_HANDS`: print a hash of every hand's
+//! summary and final state, to check that an optimisation changed no behaviour).
 
 use std::hint::black_box;
 use std::time::Instant;
