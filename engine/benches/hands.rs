@@ -6,11 +6,17 @@
 //! and ≥ 5 000 efficiency-bot hands/s per core); the ratio printed is measured / goal.
 //! The first line plays with the cheapest possible agent (first legal action) to show
 //! how much of the time is the engine itself.
+//!
+//! Environment: `BENCH_SECONDS` (wall-clock seconds per line, default 3), `BENCH_ONLY`
+//! (`first`, `random` or `efficiency`), `BENCH_HANDS=N` (exactly N hands per line: fixed
+//! work, so instruction counts under `valgrind --tool=callgrind` compare one to one
+//! between builds) and `BENCH_HASH=1` (with `BENCH_HANDS`: print a hash of every hand's
+//! summary and final state, to check that an optimisation changed no behaviour).
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use engine::bots::{play_hand, Agent, EfficiencyBot, RandomBot};
+use engine::bots::{play_hand, Agent, EfficiencyBot, HandSummary, RandomBot};
 use engine::game::{Action, Game, LegalActions, Observation};
 use engine::rng::Rng;
 use engine::Rules;
@@ -28,31 +34,102 @@ impl Agent for FirstLegal {
     }
 }
 
+/// CPU time of the calling thread in seconds.
+fn thread_cpu_seconds() -> f64 {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return 0.0;
+    }
+    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
+}
+
+/// What one line-up measured.
+struct Measured {
+    /// Hands per CPU-second of this thread.
+    rate: f64,
+    /// Mean actions per hand.
+    steps: u64,
+    /// Hands played.
+    hands: u64,
+    /// FNV-1a hash over every hand's summary and final state (determinism check).
+    hash: u64,
+}
+
+fn fnv(hash: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *hash ^= b as u64;
+        *hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+/// Hashes a hand's summary and the final state as seen through the public API.
+fn hash_hand(hash: &mut u64, s: &HandSummary, g: &Game) {
+    let mut text = format!("{s:?}{:?}{:?}", g.scores(), g.actions());
+    for seat in 0..g.rules().players {
+        text += &format!(
+            "{:?}{:?}{:?}",
+            g.hand(seat),
+            g.melds(seat),
+            g.discards(seat)
+        );
+    }
+    text += &format!(
+        "{:?}{:?}{:?}{:?}",
+        g.phase(),
+        g.drawn(),
+        g.live_wall_remaining(),
+        g.last_result()
+    );
+    fnv(hash, text.as_bytes());
+}
+
+/// Plays hands until `seconds` of wall-clock time passed or, with `fixed`, exactly
+/// `fixed` hands.
 fn measure<A: Agent>(
     rules: Rules,
     seconds: f64,
+    fixed: Option<u64>,
+    hashing: bool,
     mut make: impl FnMut(u64) -> Vec<A>,
-) -> (f64, u64) {
+) -> Measured {
     let mut rules = rules;
     rules.hands_per_game = 1;
     let start = Instant::now();
+    let cpu_start = thread_cpu_seconds();
     let mut hands = 0u64;
     let mut steps = 0u64;
-    while start.elapsed().as_secs_f64() < seconds {
-        for _ in 0..64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let done = |hands: u64| match fixed {
+        Some(n) => hands >= n,
+        None => start.elapsed().as_secs_f64() >= seconds,
+    };
+    while !done(hands) {
+        let batch = fixed.map_or(64, |n| (n - hands).min(64));
+        for _ in 0..batch {
             let seed = Rng::derive_seed(12345, hands);
             let mut game = Game::new(rules, seed).expect("valid rules");
             let mut agents = make(seed);
             let s = play_hand(&mut game, &mut agents).expect("bots play legal actions");
             steps += s.steps as u64;
+            if hashing {
+                hash_hand(&mut hash, &s, &game);
+            }
             black_box(s);
             hands += 1;
         }
     }
-    (
-        hands as f64 / start.elapsed().as_secs_f64(),
-        steps / hands.max(1),
-    )
+    let cpu = thread_cpu_seconds() - cpu_start;
+    Measured {
+        rate: hands as f64 / cpu.max(1e-9),
+        steps: steps / hands.max(1),
+        hands,
+        hash,
+    }
 }
 
 fn main() {
@@ -60,47 +137,67 @@ fn main() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3.0);
+    // BENCH_HANDS=N plays exactly N hands per line instead (fixed work, for instruction
+    // counts under callgrind); BENCH_HASH=1 also prints a hash of all hand summaries and
+    // final states, to check that an optimisation changed no behaviour.
+    let fixed: Option<u64> = std::env::var("BENCH_HANDS")
+        .ok()
+        .and_then(|s| s.parse().ok());
+    let hashing = std::env::var("BENCH_HASH").is_ok_and(|s| s == "1");
     // BENCH_ONLY=random (or first, efficiency) runs only the matching line-ups.
     let only = std::env::var("BENCH_ONLY").unwrap_or_default();
     let run = |name: &str| only.is_empty() || name.contains(only.as_str());
-    println!("hands per CPU-second (one thread), {seconds} s wall-clock per line");
+    match fixed {
+        Some(n) => println!("hands per CPU-second (one thread), {n} hands per line"),
+        None => println!("hands per CPU-second (one thread), {seconds} s wall-clock per line"),
+    }
     println!(
-        "{:<12} {:<22} {:>12} {:>10} {:>8} {:>8}",
-        "rules", "line-up", "hands/s", "goal", "ratio", "steps"
+        "{:<12} {:<22} {:>12} {:>10} {:>8} {:>8}{}",
+        "rules",
+        "line-up",
+        "hands/s",
+        "goal",
+        "ratio",
+        "steps",
+        if hashing { "  hash" } else { "" }
     );
+    let print = |name: &str, lineup: &str, m: &Measured, goal: Option<f64>| {
+        let (goal, ratio) = match goal {
+            Some(g) => (format!("{g:.0}"), format!("{:.2}", m.rate / g)),
+            None => ("-".into(), "-".into()),
+        };
+        let hash = if hashing {
+            format!("  {:016x} ({} hands)", m.hash, m.hands)
+        } else {
+            String::new()
+        };
+        println!(
+            "{name:<12} {lineup:<22} {:>12.0} {goal:>10} {ratio:>8} {:>8}{hash}",
+            m.rate, m.steps
+        );
+    };
     for (name, rules) in [
         ("sanma", Rules::sanma()),
         ("four-player", Rules::four_player()),
     ] {
         let n = rules.players as usize;
         if run("first") {
-            let (first, steps) = measure(rules, seconds, |_| (0..n).map(|_| FirstLegal).collect());
-            println!(
-                "{name:<12} {:<22} {first:>12.0} {:>10} {:>8} {steps:>8}",
-                "first-legal (engine)", "-", "-"
-            );
+            let m = measure(rules, seconds, fixed, hashing, |_| {
+                (0..n).map(|_| FirstLegal).collect()
+            });
+            print(name, "first-legal (engine)", &m, None);
         }
         if run("random") {
-            let (random, steps) = measure(rules, seconds, |seed| {
+            let m = measure(rules, seconds, fixed, hashing, |seed| {
                 (0..n)
                     .map(|s| RandomBot::new(Rng::derive_seed(seed, s as u64)))
                     .collect()
             });
-            println!(
-                "{name:<12} {:<22} {random:>12.0} {:>10} {:>8.2} {steps:>8}",
-                &format!("{n}x random"),
-                50_000,
-                random / 50_000.0
-            );
+            print(name, &format!("{n}x random"), &m, Some(50_000.0));
         }
         if run("efficiency") {
-            let (eff, steps) = measure(rules, seconds, |_| vec![EfficiencyBot; n]);
-            println!(
-                "{name:<12} {:<22} {eff:>12.0} {:>10} {:>8.2} {steps:>8}",
-                &format!("{n}x efficiency"),
-                5_000,
-                eff / 5_000.0
-            );
+            let m = measure(rules, seconds, fixed, hashing, |_| vec![EfficiencyBot; n]);
+            print(name, &format!("{n}x efficiency"), &m, Some(5_000.0));
         }
     }
 }

@@ -191,6 +191,9 @@ pub enum TileSet {
     Sanma,
 }
 
+const FULL_FOUR_PLAYER: TileCounts = TileSet::FourPlayer.compute_full_counts();
+const FULL_SANMA: TileCounts = TileSet::Sanma.compute_full_counts();
+
 impl TileSet {
     /// Whether tile type `tile` exists in this set.
     pub const fn contains(self, tile: Tile) -> bool {
@@ -220,9 +223,21 @@ impl TileSet {
 
     /// The full count array of the set: 4 of every existing type, 0 elsewhere.
     pub fn full_counts(self) -> TileCounts {
+        match self {
+            TileSet::FourPlayer => FULL_FOUR_PLAYER,
+            TileSet::Sanma => FULL_SANMA,
+        }
+    }
+
+    /// [`TileSet::full_counts`], computed at compile time.
+    const fn compute_full_counts(self) -> TileCounts {
         let mut counts = [0u8; NUM_TILE_TYPES];
-        for t in self.tiles() {
-            counts[t.index()] = 4;
+        let mut i = 0;
+        while i < NUM_TILE_TYPES {
+            if self.contains(Tile(i as u8)) {
+                counts[i] = 4;
+            }
+            i += 1;
         }
         counts
     }
@@ -266,6 +281,17 @@ mod tests {
         assert!(TileSet::Sanma.contains(Tile::new(8).unwrap()));
         assert!(!TileSet::Sanma.contains(Tile::new(4).unwrap()));
         assert_eq!(count_tiles(&TileSet::FourPlayer.full_counts()), 136);
+    }
+
+    #[test]
+    fn full_counts_match_tiles() {
+        for set in [TileSet::FourPlayer, TileSet::Sanma] {
+            let mut counts = [0u8; NUM_TILE_TYPES];
+            for t in set.tiles() {
+                counts[t.index()] = 4;
+            }
+            assert_eq!(set.full_counts(), counts);
+        }
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! Plays one hand with a set of agents and summarises it per seat.
 
 use super::Agent;
-use crate::game::{Event, Game, HandEndKind, HandResult, MeldKind, Phase, RuleError, MAX_PLAYERS};
+use crate::game::{
+    Event, Events, Game, HandEndKind, HandResult, MeldKind, Phase, RuleError, MAX_PLAYERS,
+};
 
 /// Why a hand could not be played to its end.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -100,13 +102,17 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
     let mut steps = 0u32;
     let mut win_turns = [0u16; MAX_PLAYERS];
     let mut result = None;
+    // One observation buffer for the whole hand: `observation_into` only copies what
+    // changed since the previous decision.
+    let mut obs = game.observation(game.turn())?;
+    let mut events = Events::new();
     while result.is_none() {
         let seats = game.seats_to_act();
         if seats.is_empty() {
             return Err(PlayError::NotInHand);
         }
         for seat in seats {
-            let obs = game.observation(seat)?;
+            game.observation_next(seat, &mut obs)?;
             let legal = game.legal_actions(seat);
             let agent = agents
                 .get_mut(seat as usize)
@@ -115,9 +121,10 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
             if !legal.contains(action) {
                 return Err(PlayError::IllegalChoice { seat });
             }
-            let events = game.apply(seat, action)?;
+            events.clear();
+            game.apply_into(seat, action, &mut events)?;
             steps += 1;
-            for e in events {
+            for &e in &events {
                 match e {
                     Event::Drew {
                         seat,

@@ -22,30 +22,34 @@ impl Game {
     /// Applies `action` by `seat`. An illegal action returns an error and leaves the
     /// game untouched. Draws (including kan replacement draws) follow automatically.
     pub fn apply(&mut self, seat: u8, action: Action) -> Result<Events, RuleError> {
+        let mut ev = Events::new();
+        self.apply_into(seat, action, &mut ev)?;
+        Ok(ev)
+    }
+
+    /// [`Game::apply`] appending the events to `ev` (which saves copying them in
+    /// self-play loops). On error nothing changes and nothing is appended.
+    pub(crate) fn apply_into(
+        &mut self,
+        seat: u8,
+        action: Action,
+        ev: &mut Events,
+    ) -> Result<(), RuleError> {
         self.check_legal(seat, action)?;
         if self.log.push((seat, action)).is_err() {
             return Err(RuleError::CapacityExceeded);
         }
-        let mut ev = Events::new();
         match self.phase {
-            Phase::Turn => self.apply_turn(seat, action, &mut ev),
-            Phase::Claim => self.apply_claim(seat, action, &mut ev),
+            Phase::Turn => self.apply_turn(seat, action, ev),
+            Phase::Claim => self.apply_claim(seat, action, ev),
             // check_legal refused these phases.
             Phase::HandOver | Phase::GameOver => {}
         }
-        Ok(ev)
-    }
-
-    fn hand_mut(&mut self, seat: u8, t: Tile) -> Option<&mut u8> {
-        self.hands
-            .get_mut(seat as usize)
-            .and_then(|h| h.get_mut(t.index()))
+        Ok(())
     }
 
     fn remove(&mut self, seat: u8, t: Tile, n: u8) {
-        if let Some(c) = self.hand_mut(seat, t) {
-            *c = c.saturating_sub(n);
-        }
+        self.update_count(seat, t, |c| c.saturating_sub(n));
     }
 
     fn add_meld(&mut self, seat: u8, meld: Meld, ev: &mut Events) {
@@ -54,6 +58,7 @@ impl Game {
             // into a full meld list.
             let _ = ms.push(meld);
         }
+        meld.add_to(&mut self.visible);
         if meld.kind.is_kan() {
             self.kans += 1;
         }
@@ -70,6 +75,7 @@ impl Game {
                         claimed: false,
                     });
                 }
+                self.show(t);
                 self.drawn = None;
                 self.after_call = false;
                 emit(ev, Event::Discarded { seat, tile: t });
@@ -111,7 +117,15 @@ impl Game {
 
     /// Opens a claim window on `tile`, or moves on when nobody can claim it.
     fn open_claim(&mut self, tile: Tile, from: u8, robbing: bool, ev: &mut Events) {
-        let options = self.claim_options(tile, from, robbing);
+        let (options, any) = self.claim_options(tile, from, robbing);
+        debug_assert_eq!(any, options.iter().any(|o| o.any()));
+        // A robbable added-kan tile is in the open while its window is open.
+        if self.claim.robbing {
+            self.unshow(self.claim.tile);
+        }
+        if robbing {
+            self.show(tile);
+        }
         self.claim = Claim {
             tile,
             from,
@@ -120,7 +134,7 @@ impl Game {
             answers: [None; MAX_PLAYERS],
         };
         self.turn = from;
-        if options.iter().any(|o| o.any()) {
+        if any {
             self.phase = Phase::Claim;
         } else {
             self.no_claim(ev);
@@ -161,6 +175,9 @@ impl Game {
 
     fn complete_added_kan(&mut self, seat: u8, t: Tile, ev: &mut Events) {
         // The tile leaves the robbing window for the meld (invariants count it there).
+        if self.claim.robbing {
+            self.unshow(self.claim.tile);
+        }
         self.claim.robbing = false;
         let mut made = None;
         if let Some(ms) = self.melds.get_mut(seat as usize) {
@@ -173,6 +190,7 @@ impl Game {
             }
         }
         if let Some(meld) = made {
+            self.show(t);
             self.kans += 1;
             emit(ev, Event::Called { seat, meld });
         }
@@ -282,12 +300,20 @@ impl Game {
     }
 
     fn mark_claimed(&mut self, from: u8) {
+        let mut taken = None;
         if let Some(d) = self
             .discards
             .get_mut(from as usize)
             .and_then(|d| d.last_mut())
         {
+            if !d.claimed {
+                taken = Some(d.tile);
+            }
             d.claimed = true;
+        }
+        // The tile moves from the discards into the meld (which `add_meld` shows).
+        if let Some(t) = taken {
+            self.unshow(t);
         }
     }
 

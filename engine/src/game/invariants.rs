@@ -4,7 +4,7 @@ use core::fmt;
 
 use super::event::HandEndKind;
 use super::meld::MeldKind;
-use super::state::{Game, Phase, MAX_KANS, MAX_PLAYERS};
+use super::state::{Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 
 /// A broken invariant.
@@ -20,6 +20,18 @@ pub enum InvariantViolation {
         found: u8,
         /// How many the set holds.
         expected: u8,
+    },
+    /// The incrementally kept count of tiles in the open (melds, unclaimed discards and
+    /// a pending added-kan tile) disagrees with a recount for this tile type.
+    Visible {
+        /// The tile type.
+        tile: Tile,
+    },
+    /// The incrementally kept shape of a seat's hand (held, odd and four-of-a-kind
+    /// masks, suit totals) disagrees with its counts.
+    Shape {
+        /// The seat.
+        seat: u8,
     },
     /// A seat holds a number of closed tiles that is impossible now.
     HandSize {
@@ -56,6 +68,10 @@ impl fmt::Display for InvariantViolation {
                     "{found} tiles of {tile} accounted for, the set has {expected}"
                 )
             }
+            InvariantViolation::Visible { tile } => {
+                write!(f, "open tiles of {tile} miscounted")
+            }
+            InvariantViolation::Shape { seat } => write!(f, "hand shape of seat {seat} stale"),
             InvariantViolation::HandSize { seat, tiles } => {
                 write!(f, "seat {seat} holds {tiles} tiles")
             }
@@ -99,6 +115,13 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
         add(*t, 1);
     }
     let mut kans = 0u8;
+    // Tiles in the open, recounted, to check `game.visible`.
+    let mut visible = [0u16; NUM_TILE_TYPES];
+    let mut show = |t: Tile, k: u16| {
+        if let Some(c) = visible.get_mut(t.index()) {
+            *c += k;
+        }
+    };
     for seat in 0..MAX_PLAYERS {
         let (Some(hand), Some(melds), Some(discards)) = (
             game.hands.get(seat),
@@ -107,6 +130,9 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
         ) else {
             return Err(InvariantViolation::Wall);
         };
+        if game.shapes.get(seat) != Some(&HandShape::of(hand)) {
+            return Err(InvariantViolation::Shape { seat: seat as u8 });
+        }
         if seat >= n {
             if hand.iter().any(|&c| c != 0) || !melds.is_empty() || !discards.is_empty() {
                 return Err(InvariantViolation::EmptySeat { seat: seat as u8 });
@@ -129,16 +155,23 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
                 MeldKind::Chi => {
                     for i in m.tile.index()..m.tile.index() + 3 {
                         match Tile::new(i as u8) {
-                            Some(t) if t.suit() == m.tile.suit() && !t.is_honor() => add(t, 1),
+                            Some(t) if t.suit() == m.tile.suit() && !t.is_honor() => {
+                                add(t, 1);
+                                show(t, 1);
+                            }
                             _ => return Err(InvariantViolation::Turn),
                         }
                     }
                 }
-                _ => add(m.tile, k),
+                _ => {
+                    add(m.tile, k);
+                    show(m.tile, k);
+                }
             }
         }
         for d in discards.iter().filter(|d| !d.claimed) {
             add(d.tile, 1);
+            show(d.tile, 1);
         }
         // Closed tiles: 13 − 3k, plus one for the seat holding a drawn or called tile.
         let base = 13u16.saturating_sub(3 * melds.len() as u16);
@@ -161,6 +194,14 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     // An added-kan tile in a robbing window (or robbed by the win that ended the hand).
     if game.claim.robbing {
         add(game.claim.tile, 1);
+        show(game.claim.tile, 1);
+    }
+    for (i, (&v, &kept)) in visible.iter().zip(game.visible.iter()).enumerate() {
+        if v != kept as u16 {
+            return Err(InvariantViolation::Visible {
+                tile: Tile::new(i as u8).unwrap_or(Tile::EAST),
+            });
+        }
     }
     let full = rules.tile_set.full_counts();
     for (i, (&found, &expected)) in counts.iter().zip(full.iter()).enumerate() {

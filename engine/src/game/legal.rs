@@ -72,19 +72,14 @@ impl Game {
 
     fn turn_actions(&self, seat: u8, out: &mut LegalActions) {
         let s = seat as usize;
-        let (Some(hand), Some(discards)) = (self.hands.get(s), self.discards.get(s)) else {
+        let (Some(shape), Some(discards)) = (self.shapes.get(s), self.discards.get(s)) else {
             return;
         };
-        // Bit masks over tile types: one pass over the hand instead of one per action
-        // kind (this function runs on every decision of every self-play game).
-        let mut held = 0u64;
-        let mut four = 0u64;
-        for (i, &c) in hand.iter().enumerate() {
-            held |= ((c > 0) as u64) << i;
-            four |= ((c == 4) as u64) << i;
-        }
+        // Bit masks over tile types, kept up to date with the hand (this function runs
+        // on every decision of every self-play game).
+        let (held, four) = (shape.held, shape.four);
         if !discards.is_full() {
-            push_each(out, held, Action::Discard);
+            out.push_discards(held);
         }
         if self.after_call {
             return;
@@ -175,8 +170,11 @@ impl Game {
             return false;
         }
         let s = seat as usize;
-        match (self.hands.get(s), self.melds.get(s)) {
-            (Some(hand), Some(melds)) => score_win(&self.rules, hand, melds, true).is_some(),
+        match (self.hands.get(s), self.melds.get(s), self.shapes.get(s)) {
+            (Some(hand), Some(melds), Some(shape)) => {
+                shape.may_win(&self.rules, melds.is_empty())
+                    && score_win(&self.rules, hand, melds, true).is_some()
+            }
             _ => false,
         }
     }
@@ -193,41 +191,51 @@ impl Game {
     }
 
     /// The claims every seat may make on `tile` discarded (or added to a pon when
-    /// `robbing`) by `from`.
+    /// `robbing`) by `from`, and whether any seat may claim.
     pub(crate) fn claim_options(
         &self,
         tile: Tile,
         from: u8,
         robbing: bool,
-    ) -> [ClaimOptions; MAX_PLAYERS] {
+    ) -> ([ClaimOptions; MAX_PLAYERS], bool) {
         let mut opts = [ClaimOptions::default(); MAX_PLAYERS];
+        let mut any = false;
         let n = self.rules.players;
         let live = self.draw_pos < self.live_end;
         let ti = tile.index();
+        let chi_seat = (self.rules.chi && !tile.is_honor()).then(|| (from + 1) % n);
         for seat in 0..n {
             if seat == from {
                 continue;
             }
             let s = seat as usize;
-            let (Some(hand), Some(melds), Some(o)) =
-                (self.hands.get(s), self.melds.get(s), opts.get_mut(s))
-            else {
+            let (Some(hand), Some(melds), Some(o), Some(shape)) = (
+                self.hands.get(s),
+                self.melds.get(s),
+                opts.get_mut(s),
+                self.shapes.get(s),
+            ) else {
                 continue;
             };
-            let mut with: TileCounts = *hand;
-            if let Some(c) = with.get_mut(ti) {
-                *c += 1;
+            let c = hand.get(ti).copied().unwrap_or(0);
+            // Constant-time pre-check; the full check only for possible wins.
+            if shape.may_win_with(ti, c, &self.rules, melds.is_empty()) {
+                let mut with: TileCounts = *hand;
+                if let Some(c) = with.get_mut(ti) {
+                    *c += 1;
+                }
+                o.ron = score_win(&self.rules, &with, melds, false).is_some();
+                any |= o.ron;
             }
-            o.ron = score_win(&self.rules, &with, melds, false).is_some();
             if robbing || !live || melds.is_full() {
                 continue;
             }
-            let c = hand.get(ti).copied().unwrap_or(0);
             o.pon = c >= 2;
             o.kan = c == 3 && self.kans < MAX_KANS;
-            if self.rules.chi && seat == (from + 1) % n && !tile.is_honor() {
+            any |= o.pon;
+            if chi_seat == Some(seat) {
                 let num = tile.number() as usize; // 1..=9
-                let has = |i: usize| hand.get(i).is_some_and(|&c| c > 0);
+                let has = |i: usize| shape.held & (1u64 << i) != 0;
                 // Lowest tile tile-2: needs tile-2, tile-1.
                 if num >= 3 && has(ti - 2) && has(ti - 1) {
                     o.chi |= 1;
@@ -238,9 +246,10 @@ impl Game {
                 if num <= 7 && has(ti + 1) && has(ti + 2) {
                     o.chi |= 4;
                 }
+                any |= o.chi != 0;
             }
         }
-        opts
+        (opts, any)
     }
 }
 

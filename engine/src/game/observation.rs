@@ -65,34 +65,6 @@ impl Game {
         }
         let s = seat as usize;
         let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
-        let mut seen = hand;
-        for ms in &self.melds {
-            for m in ms {
-                m.add_to(&mut seen);
-            }
-        }
-        for ds in &self.discards {
-            for d in ds.iter().filter(|d| !d.claimed) {
-                if let Some(c) = seen.get_mut(d.tile.index()) {
-                    *c += 1;
-                }
-            }
-        }
-        let pending = (self.phase == Phase::Claim).then_some(PendingClaim {
-            tile: self.claim.tile,
-            from: self.claim.from,
-            added_kan: self.claim.robbing,
-        });
-        // An added-kan tile is in the open while it can be robbed (and after it was).
-        if self.claim.robbing {
-            if let Some(c) = seen.get_mut(self.claim.tile.index()) {
-                *c += 1;
-            }
-        }
-        let mut unseen = self.rules.tile_set.full_counts();
-        for (u, s) in unseen.iter_mut().zip(seen) {
-            *u = u.saturating_sub(s);
-        }
         Ok(Observation {
             rules: self.rules,
             seat,
@@ -101,18 +73,133 @@ impl Game {
             phase: self.phase,
             turn: self.turn,
             hand,
-            drawn: if self.phase == Phase::Turn && self.turn == seat {
-                self.drawn
-            } else {
-                None
-            },
+            drawn: self.observed_drawn(seat),
             melds: self.melds.clone(),
             discards: self.discards.clone(),
-            unseen,
+            unseen: self.unseen(&hand),
             live_wall: self.live_wall_remaining(),
             kans: self.kans,
             scores: self.scores,
-            pending,
+            pending: self.pending(),
         })
     }
+
+    /// Overwrites `out` with the observation of `seat`: the same value as
+    /// [`Game::observation`], but reusing `out`'s buffers, which makes it cheaper when
+    /// `out` holds an earlier observation of the same hand (only new melds and discards
+    /// are copied). On error `out` is left unchanged.
+    pub fn observation_into(&self, seat: u8, out: &mut Observation) -> Result<(), RuleError> {
+        if seat >= self.rules.players {
+            return Err(RuleError::BadSeat);
+        }
+        let s = seat as usize;
+        let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
+        out.rules = self.rules;
+        out.seat = seat;
+        out.dealer = self.dealer;
+        out.hand_number = self.hand_number;
+        out.phase = self.phase;
+        out.turn = self.turn;
+        out.hand = hand;
+        out.drawn = self.observed_drawn(seat);
+        for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
+            sync(dst, src);
+        }
+        for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
+            sync(dst, src);
+        }
+        out.unseen = self.unseen(&hand);
+        out.live_wall = self.live_wall_remaining();
+        out.kans = self.kans;
+        out.scores = self.scores;
+        out.pending = self.pending();
+        Ok(())
+    }
+
+    /// [`Game::observation_into`] for an `out` that holds an observation (of any seat)
+    /// taken earlier in the current hand of this game, with only actions applied since:
+    /// discards then only grew and only the last one of a row can have been claimed
+    /// since, so older discards are not copied again.
+    pub(crate) fn observation_next(
+        &self,
+        seat: u8,
+        out: &mut Observation,
+    ) -> Result<(), RuleError> {
+        if seat >= self.rules.players {
+            return Err(RuleError::BadSeat);
+        }
+        let s = seat as usize;
+        let hand = self.hands.get(s).copied().ok_or(RuleError::BadSeat)?;
+        out.seat = seat;
+        out.phase = self.phase;
+        out.turn = self.turn;
+        out.hand = hand;
+        out.drawn = self.observed_drawn(seat);
+        for (dst, src) in out.melds.iter_mut().zip(&self.melds) {
+            // An earlier pon may have become an added kan: copy all (at most four).
+            for (d, s) in dst.iter_mut().zip(src) {
+                *d = *s;
+            }
+            extend(dst, src);
+        }
+        for (dst, src) in out.discards.iter_mut().zip(&self.discards) {
+            // Only the last old discard may have been claimed since.
+            let k = dst.len();
+            if let (Some(d), Some(s)) = (dst.last_mut(), src.get(k.wrapping_sub(1))) {
+                *d = *s;
+            }
+            extend(dst, src);
+        }
+        out.unseen = self.unseen(&hand);
+        out.live_wall = self.live_wall_remaining();
+        out.kans = self.kans;
+        out.scores = self.scores;
+        out.pending = self.pending();
+        debug_assert!(self.observation(seat).is_ok_and(|o| o == *out));
+        Ok(())
+    }
+
+    fn observed_drawn(&self, seat: u8) -> Option<Tile> {
+        if self.phase == Phase::Turn && self.turn == seat {
+            self.drawn
+        } else {
+            None
+        }
+    }
+
+    fn pending(&self) -> Option<PendingClaim> {
+        (self.phase == Phase::Claim).then_some(PendingClaim {
+            tile: self.claim.tile,
+            from: self.claim.from,
+            added_kan: self.claim.robbing,
+        })
+    }
+
+    /// Four of each type of the set minus `hand`, all melds, unclaimed discards and a
+    /// pending added-kan tile (the last three kept up to date in `visible`).
+    fn unseen(&self, hand: &TileCounts) -> TileCounts {
+        let mut unseen = self.rules.tile_set.full_counts();
+        for ((u, &h), &v) in unseen.iter_mut().zip(hand).zip(&self.visible) {
+            *u = u.saturating_sub(h).saturating_sub(v);
+        }
+        unseen
+    }
+}
+
+/// Pushes the elements of `src` beyond the length of `dst` (a prefix of it).
+fn extend<T: Copy, const N: usize>(dst: &mut heapless::Vec<T, N>, src: &heapless::Vec<T, N>) {
+    for &x in src.get(dst.len()..).unwrap_or(&[]) {
+        // Cannot fail: both have capacity N.
+        let _ = dst.push(x);
+    }
+}
+
+/// Makes `dst` equal to `src`: a plain copy of the common prefix, then pushes of the
+/// remainder (cheap when `dst` is an earlier state of the same append-only list).
+fn sync<T: Copy, const N: usize>(dst: &mut heapless::Vec<T, N>, src: &heapless::Vec<T, N>) {
+    dst.truncate(src.len());
+    if let Some(d) = dst.get_mut(..) {
+        d.copy_from_slice(src.get(..d.len()).unwrap_or(&[]));
+    }
+    extend(dst, src);
 }

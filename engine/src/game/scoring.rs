@@ -13,7 +13,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::agari::{is_regular_win, is_seven_pairs, is_thirteen_orphans, WinShape};
+use super::agari::{is_regular_win_packed, is_seven_pairs, is_thirteen_orphans, Packed, WinShape};
 use super::meld::{Meld, MeldKind};
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts};
@@ -37,14 +37,18 @@ pub fn score_win(
 ) -> Option<WinValue> {
     let table = &rules.scoring;
     let closed_hand = melds.is_empty();
-    if rules.thirteen_orphans && closed_hand && is_thirteen_orphans(closed) {
+    // Word-wise pre-checks: a simple (2–8) rules out thirteen orphans, an odd count
+    // seven pairs, and suit totals most regular shapes.
+    let packed = Packed::new(closed);
+    if rules.thirteen_orphans && closed_hand && !packed.has_simples() && is_thirteen_orphans(closed)
+    {
         return Some(WinValue {
             shape: WinShape::ThirteenOrphans,
             value: table.thirteen_orphans,
         });
     }
-    let regular = is_regular_win(closed);
-    let pairs = rules.seven_pairs && closed_hand && is_seven_pairs(closed);
+    let regular = is_regular_win_packed(closed, &packed);
+    let pairs = rules.seven_pairs && closed_hand && !packed.has_odd() && is_seven_pairs(closed);
     if !regular && !pairs {
         return None;
     }

@@ -90,6 +90,94 @@ impl Claim {
     }
 }
 
+/// Tile types 1 and 9 of each number suit and the honours (bit `i` = tile index `i`).
+pub(crate) const ORPHANS: u64 = 0x3_fc06_0301;
+
+/// `MOD3[s] == s % 3`.
+const MOD3: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = (i % 3) as u8;
+        i += 1;
+    }
+    t
+};
+
+/// Summary of one closed hand, kept up to date with every change of its counts, for
+/// constant-time legality pre-checks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) struct HandShape {
+    /// Bit `i`: the hand holds tile type `i`.
+    pub held: u64,
+    /// Bit `i`: the hand holds an odd number of tile type `i`.
+    pub odd: u64,
+    /// Bit `i`: the hand holds all four of tile type `i`.
+    pub four: u64,
+    /// Tiles per suit (man, pin, sou, honours), modulo 256.
+    pub sums: [u8; 4],
+}
+
+impl HandShape {
+    /// The shape of `counts`, from scratch.
+    pub(crate) fn of(counts: &TileCounts) -> HandShape {
+        let mut shape = HandShape::default();
+        for (i, &c) in counts.iter().enumerate() {
+            shape.held |= ((c > 0) as u64) << i;
+            shape.odd |= ((c & 1) as u64) << i;
+            shape.four |= ((c == 4) as u64) << i;
+            if let Some(s) = shape.sums.get_mut((i / 9).min(3)) {
+                *s = s.wrapping_add(c);
+            }
+        }
+        shape
+    }
+
+    /// Tile type `i` went from `old` to `new` copies.
+    pub(crate) fn count_changed(&mut self, i: usize, old: u8, new: u8) {
+        let bit = 1u64 << i;
+        self.held = (self.held & !bit) | (((new > 0) as u64) << i);
+        self.odd = (self.odd & !bit) | (((new & 1) as u64) << i);
+        self.four = (self.four & !bit) | (((new == 4) as u64) << i);
+        if let Some(s) = self.sums.get_mut((i / 9).min(3)) {
+            *s = s.wrapping_sub(old).wrapping_add(new);
+        }
+    }
+
+    /// [`HandShape::may_win`] of the hand with one more tile of type `i`, of which it
+    /// holds `old` (a claimable tile).
+    pub(crate) fn may_win_with(&self, i: usize, old: u8, rules: &Rules, closed: bool) -> bool {
+        let bit = 1u64 << i;
+        let new = old.wrapping_add(1);
+        let mut sums = self.sums;
+        if let Some(s) = sums.get_mut((i / 9).min(3)) {
+            *s = s.wrapping_add(1);
+        }
+        // `four` does not enter may_win.
+        HandShape {
+            held: (self.held & !bit) | (((new > 0) as u64) << i),
+            odd: self.odd ^ bit,
+            four: self.four,
+            sums,
+        }
+        .may_win(rules, closed)
+    }
+
+    /// Whether the hand may be a win: `false` only when it is certainly not (no
+    /// regular shape by suit totals, no seven pairs, no thirteen orphans); `closed`
+    /// when the seat has no melds.
+    pub(crate) fn may_win(&self, rules: &Rules, closed: bool) -> bool {
+        // Regular: one suit total ≡ 2 (mod 3), all others ≡ 0. Two bits per suit hold
+        // its residue, so exactly one residue 2 and three 0s is a single high bit.
+        let [a, b, c, d] = self.sums.map(|s| MOD3[s as usize]);
+        let residues = a | b << 2 | c << 4 | d << 6;
+        let regular = residues & residues.wrapping_sub(1) == 0 && residues & 0xaa != 0;
+        regular
+            || (closed && rules.seven_pairs && self.odd == 0)
+            || (closed && rules.thirteen_orphans && self.held & !ORPHANS == 0)
+    }
+}
+
 /// A game of mahjong: the whole state, flat and copyable, with no hidden randomness
 /// beyond the seed (two games with equal rules, seed and actions are equal).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -110,8 +198,14 @@ pub struct Game {
     /// End of the dead wall (exclusive); replacement draws take `wall[dead_end − 1]`.
     pub(crate) dead_end: u8,
     pub(crate) hands: [TileCounts; MAX_PLAYERS],
+    /// `HandShape::of(hands[seat])`, kept up to date by every change of a hand.
+    pub(crate) shapes: [HandShape; MAX_PLAYERS],
     pub(crate) melds: [heapless::Vec<Meld, 4>; MAX_PLAYERS],
     pub(crate) discards: [heapless::Vec<Discard, DISCARD_CAP>; MAX_PLAYERS],
+    /// Tiles in the open, kept up to date by every action: all melds (closed kans
+    /// included), unclaimed discards and a pending (or robbed) added-kan tile. Checked
+    /// against a recount by [`check_invariants`](super::check_invariants).
+    pub(crate) visible: TileCounts,
     /// Kans declared this hand, all players.
     pub(crate) kans: u8,
     pub(crate) phase: Phase,
@@ -155,8 +249,10 @@ impl Game {
             live_end: 0,
             dead_end: 0,
             hands: [[0; NUM_TILE_TYPES]; MAX_PLAYERS],
+            shapes: [HandShape::default(); MAX_PLAYERS],
             melds: Default::default(),
             discards: Default::default(),
+            visible: [0; NUM_TILE_TYPES],
             kans: 0,
             phase: Phase::Turn,
             turn: dealer,
@@ -271,10 +367,11 @@ impl Game {
         self.wall[..len].copy_from_slice(wall);
         self.wall_len = len as u8;
         self.hands = [[0; NUM_TILE_TYPES]; MAX_PLAYERS];
+        self.shapes = [HandShape::default(); MAX_PLAYERS];
         for k in 0..n {
             let seat = (self.dealer as usize + k) % n;
             for t in &wall[13 * k..13 * k + 13] {
-                self.hands[seat][t.index()] += 1;
+                self.update_count(seat as u8, *t, |c| c + 1);
             }
         }
         self.draw_pos = (13 * n) as u8;
@@ -282,6 +379,7 @@ impl Game {
         self.live_end = (len - dead) as u8;
         self.melds = Default::default();
         self.discards = Default::default();
+        self.visible = [0; NUM_TILE_TYPES];
         self.kans = 0;
         self.claim = Claim::empty();
         self.result = None;
@@ -320,14 +418,36 @@ impl Game {
         Some(t)
     }
 
-    fn add_drawn(&mut self, seat: u8, t: Tile) {
-        if let Some(c) = self
-            .hands
-            .get_mut(seat as usize)
-            .and_then(|h| h.get_mut(t.index()))
-        {
-            *c += 1;
+    /// One more tile of type `t` in the open.
+    pub(crate) fn show(&mut self, t: Tile) {
+        if let Some(c) = self.visible.get_mut(t.index()) {
+            *c = c.saturating_add(1);
         }
+    }
+
+    /// One tile of type `t` less in the open.
+    pub(crate) fn unshow(&mut self, t: Tile) {
+        if let Some(c) = self.visible.get_mut(t.index()) {
+            *c = c.saturating_sub(1);
+        }
+    }
+
+    /// Sets `seat`'s count of `t` to `f(count)`, keeping its shape up to date.
+    pub(crate) fn update_count(&mut self, seat: u8, t: Tile, f: impl FnOnce(u8) -> u8) {
+        let s = seat as usize;
+        let i = t.index();
+        if let (Some(c), Some(shape)) = (
+            self.hands.get_mut(s).and_then(|h| h.get_mut(i)),
+            self.shapes.get_mut(s),
+        ) {
+            let old = *c;
+            *c = f(old);
+            shape.count_changed(i, old, *c);
+        }
+    }
+
+    fn add_drawn(&mut self, seat: u8, t: Tile) {
+        self.update_count(seat, t, |c| c + 1);
         self.turn = seat;
         self.drawn = Some(t);
         self.after_call = false;
@@ -500,4 +620,38 @@ pub(crate) fn shuffled_wall(
     let mut rng = Rng::new(Rng::derive_seed(seed, hand_number as u64));
     rng.shuffle(&mut wall[..len]);
     (wall, len)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regular_residue_check() {
+        for code in 0..256u32 {
+            let sums = [code & 3, code >> 2 & 3, code >> 4 & 3, code >> 6 & 3].map(|x| x as u8 + 3);
+            let shape = HandShape {
+                sums,
+                held: 1,
+                odd: 1,
+                four: 0,
+            };
+            let res = sums.map(|s| s % 3);
+            let expected = res.iter().filter(|&&r| r == 2).count() == 1
+                && res.iter().filter(|&&r| r == 1).count() == 0;
+            assert_eq!(
+                shape.may_win(&Rules::four_player(), false),
+                expected,
+                "{sums:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn orphan_mask() {
+        let mask = Tile::all()
+            .filter(|t| t.is_terminal_or_honor())
+            .fold(0u64, |m, t| m | 1 << t.index());
+        assert_eq!(mask, ORPHANS);
+    }
 }

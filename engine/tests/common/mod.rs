@@ -1,7 +1,7 @@
 // Shared by the integration tests (included with `mod`); not a test target itself.
 #![allow(dead_code)]
 
-use engine::game::{check_invariants, Action, Event, Game, HandEndKind, Phase};
+use engine::game::{check_invariants, Action, Event, Game, HandEndKind, Observation, Phase};
 use engine::rng::Rng;
 use engine::rules::Rules;
 
@@ -77,9 +77,18 @@ pub fn random_step(g: &Game, rng: &mut Rng) -> (u8, Action) {
 }
 
 /// Cross-checks an observation against the full state: what a seat cannot see is
-/// exactly the other closed hands plus the live and dead walls.
-pub fn check_observation(g: &Game, seat: u8) {
+/// exactly the other closed hands plus the live and dead walls. Also checks that
+/// `observation_into` over `stale` (an older observation, possibly of another seat or
+/// hand) gives the same value, and leaves the fresh observation in `stale`.
+pub fn check_observation(g: &Game, seat: u8, stale: &mut Option<Observation>) {
     let o = g.observation(seat).expect("observation");
+    match stale {
+        Some(buf) => {
+            g.observation_into(seat, buf).expect("observation_into");
+            assert_eq!(buf, &o, "observation_into of seat {seat}");
+        }
+        None => *stale = Some(o.clone()),
+    }
     let mut hidden = [0u8; 34];
     for s in 0..g.rules().players {
         if s != seat {
@@ -107,6 +116,7 @@ pub fn play_game(
 ) {
     let mut g = Game::new(rules, seed).expect("valid rules");
     let mut rng = Rng::new(seed ^ 0x05EE_DB07);
+    let mut stale = None;
     if check {
         check_invariants(&g).expect("invariants at deal");
     }
@@ -133,7 +143,7 @@ pub fn play_game(
                 let events = g.apply(seat, a).expect("legal action applies");
                 stats.actions += 1;
                 if check && stats.actions % 64 == 0 {
-                    check_observation(&g, seat);
+                    check_observation(&g, seat, &mut stale);
                 }
                 if check {
                     if let Err(v) = check_invariants(&g) {
