@@ -427,7 +427,7 @@ mod tests {
         assert_eq!(ENCODED_LEN, 35 * 36);
         assert_eq!(tf::TERMINAL_OR_HONOR + 1, TOKEN_FEATURES);
         assert_eq!(gf::AFTER_CALL + 1, GLOBAL_USED);
-        assert!(GLOBAL_USED <= TOKEN_FEATURES);
+        const { assert!(GLOBAL_USED <= TOKEN_FEATURES) };
     }
 
     #[test]
