@@ -119,10 +119,10 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 4)]
     pub max_staleness: u64,
     /// Trajectories per message from a worker.
-    #[arg(long, default_value_t = 24)]
+    #[arg(long, default_value_t = 16)]
     pub send_every: usize,
     /// Capacity of the bounded trajectory channel, in messages.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 8)]
     pub replay_capacity: usize,
     /// Evaluate every N2 updates (0 = never).
     #[arg(long, default_value_t = 25)]

@@ -67,6 +67,10 @@ pub struct MetricsRow {
     pub samples_per_s: f64,
     /// Updates per second over this update.
     pub updates_per_s: f64,
+    /// Seconds this update waited for self-play samples.
+    pub wait_s: f64,
+    /// Seconds of the PPO update itself.
+    pub update_s: f64,
     /// Samples in this update.
     pub batch: u64,
     /// Trajectories dropped as too stale in this update.
@@ -105,7 +109,7 @@ pub struct MetricsRow {
 
 impl MetricsRow {
     fn csv_header() -> &'static str {
-        "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,batch,dropped,mean_reward,policy_loss,value_loss,\
+        "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
          entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,eval_random_win_rate,eval_random_low,\
          eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points"
     }
@@ -113,13 +117,15 @@ impl MetricsRow {
     fn csv(&self) -> String {
         let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
         format!(
-            "{},{},{},{:.3},{:.2},{:.4},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{}",
+            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{}",
             self.update,
             self.samples,
             self.hands,
             self.elapsed_s,
             self.samples_per_s,
             self.updates_per_s,
+            self.wait_s,
+            self.update_s,
             self.batch,
             self.dropped,
             self.mean_reward,
@@ -412,7 +418,6 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         bail!("--steps-per-update and --minibatch must be positive");
     }
     let dev = device(cfg.device)?;
-    tch::set_num_threads(1);
     tch::manual_seed(cfg.seed as i64);
 
     // Learner.
@@ -492,6 +497,9 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         );
     }
     drop(tx);
+    // The learner may use every core: workers block on the full replay channel while it
+    // trains (each worker thread sets its own libtorch thread count to 1).
+    tch::set_num_threads(workers.max(1) as i32);
     let push = |version: u64| -> Result<Arc<ParamSnapshot>> {
         let snap = Arc::new(ParamSnapshot::take(&learner.vs, model_cfg, version)?);
         let bytes = Arc::new(snap.to_bytes()?);
@@ -579,6 +587,8 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
             }
         }
         // PPO update.
+        let wait_s = t0.elapsed().as_secs_f64();
+        let t1 = Instant::now();
         let coef = guidance_coef(&cfg, progress.update);
         let params = PpoParams {
             epochs: cfg.epochs,
@@ -598,6 +608,7 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
                     break;
                 }
             };
+        let update_s = t1.elapsed().as_secs_f64();
         let batch = pending.len() as u64;
         pending = Samples::default();
         progress.update += 1;
@@ -615,6 +626,8 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
             elapsed_s: base_elapsed + session.elapsed().as_secs_f64(),
             samples_per_s: batch as f64 / dt,
             updates_per_s: 1.0 / dt,
+            wait_s,
+            update_s,
             batch,
             dropped,
             mean_reward: if kept > 0 { reward / kept as f64 } else { 0.0 },

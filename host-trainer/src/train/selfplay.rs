@@ -174,6 +174,7 @@ fn send(links: &WorkerLinks, mut msg: Vec<u8>) -> bool {
 /// parameter snapshot before playing.
 pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
     let _guard = tch::no_grad_guard();
+    tch::set_num_threads(1);
     let mut rules = setup.rules;
     rules.hands_per_game = 1;
     let players = rules.players as usize;
