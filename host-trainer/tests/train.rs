@@ -340,3 +340,81 @@ fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Self-play throughput alone (no learner competing for the cores), default model.
+/// `cargo test --release -p host-trainer --test train -- --ignored --nocapture`
+#[test]
+#[ignore = "benchmark"]
+fn bench_selfplay_samples_per_second() {
+    use host_trainer::train::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+    let cfg = TrainConfig::default();
+    let model = host_trainer::train::run::model_config(&cfg);
+    tch::manual_seed(0);
+    let net = OwnedNet::new(model, Device::Cpu).unwrap();
+    let snap = Arc::new(
+        ParamSnapshot::take(&net.vs, model, 0)
+            .unwrap()
+            .to_bytes()
+            .unwrap(),
+    );
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let pause = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::sync_channel(64);
+    let mut handles = Vec::new();
+    let mut ptxs = Vec::new();
+    for w in 0..workers {
+        let (ptx, prx) = std::sync::mpsc::channel();
+        ptx.send(snap.clone()).unwrap();
+        ptxs.push(ptx);
+        let setup = WorkerSetup {
+            id: w as u32,
+            rules: Rules::sanma(),
+            model,
+            tables: cfg.tables,
+            seed: w as u64,
+            auto_win: true,
+            send_every: cfg.send_every,
+            reward_scale: 4.0,
+        };
+        let links = WorkerLinks {
+            params: prx,
+            out: tx.clone(),
+            stop: stop.clone(),
+            pause: pause.clone(),
+        };
+        handles.push(std::thread::spawn(move || run_worker(setup, links)));
+    }
+    drop(tx);
+    // Warm up, then count.
+    let warm = Instant::now();
+    while warm.elapsed() < Duration::from_secs(3) {
+        let _ = rx.recv_timeout(Duration::from_millis(100));
+    }
+    let (mut samples, mut hands) = (0usize, 0u64);
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(20) {
+        if let Ok(b) = rx.recv_timeout(Duration::from_millis(100)) {
+            let b = TrajectoryBatch::from_bytes(&b).unwrap();
+            hands += b.hands as u64;
+            samples += b.trajectories.iter().map(|t| t.steps.len()).sum::<usize>();
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    drop(rx);
+    for h in handles {
+        h.join().unwrap().unwrap();
+    }
+    println!(
+        "self-play: {workers} workers x {} tables: {:.0} samples/s, {:.1} hands/s",
+        cfg.tables,
+        samples as f64 / s,
+        hands as f64 / s
+    );
+    assert!(samples > 0);
+}
