@@ -1,5 +1,7 @@
-//! The host side of the project as a library: the arena (and, in later issues, the
-//! trainer and the advisor front-ends). The `host-trainer` binary is a thin clap layer
-//! over these modules.
+//! The host side of the project as a library: the arena, the self-play trainer
+//! (feature `train`, the default; it links libtorch) and, in later issues, the advisor
+//! front-ends. The `host-trainer` binary is a thin clap layer over these modules.
 
 pub mod arena;
+#[cfg(feature = "train")]
+pub mod train;

@@ -3,6 +3,8 @@ use clap::{Parser, Subcommand};
 
 mod arena_cmd;
 mod shanten_cmd;
+#[cfg(feature = "train")]
+mod train_cmd;
 
 /// Mahjong decision support: tile efficiency, bots, self-play training and advice.
 #[derive(Parser)]
@@ -18,6 +20,9 @@ enum Command {
     Shanten(shanten_cmd::Args),
     /// Plays bots against each other (duplicate by default) and reports per-bot statistics.
     Arena(arena_cmd::Args),
+    /// Trains the policy by self-play PPO with efficiency guidance (needs the `train` feature).
+    #[cfg(feature = "train")]
+    Train(Box<host_trainer::train::TrainConfig>),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -25,5 +30,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
         Command::Arena(args) => arena_cmd::run(args),
+        #[cfg(feature = "train")]
+        Command::Train(cfg) => train_cmd::run(*cfg),
     }
 }

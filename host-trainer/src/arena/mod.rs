@@ -31,6 +31,9 @@ pub enum BotSpec {
     Random,
     /// [`EfficiencyBot`].
     Efficiency,
+    /// An agent made by the factory passed to [`run_with`] (e.g. a learned policy);
+    /// [`run`] has no factory and rejects it.
+    Custom,
 }
 
 impl BotSpec {
@@ -48,21 +51,32 @@ impl BotSpec {
         match self {
             BotSpec::Random => "random",
             BotSpec::Efficiency => "eff",
+            BotSpec::Custom => "policy",
         }
     }
 
-    fn make(self, seed: u64) -> Seated {
-        match self {
+    fn make(self, seed: u64, factory: Option<&AgentFactory>) -> Result<Seated> {
+        Ok(match self {
             BotSpec::Random => Seated::Random(RandomBot::new(seed)),
             BotSpec::Efficiency => Seated::Efficiency(EfficiencyBot),
-        }
+            BotSpec::Custom => match factory {
+                Some(f) => Seated::Custom(f(seed)?),
+                None => bail!("a custom seat needs an agent factory (arena::run_with)"),
+            },
+        })
     }
 }
 
-/// A bot in a seat (an enum rather than `Box<dyn Agent>`: no allocation per hand).
+/// Makes the agent of a [`BotSpec::Custom`] seat for one hand from a seed. Called on
+/// the worker thread that plays the hand; the agent stays on that thread.
+pub type AgentFactory = dyn Fn(u64) -> Result<Box<dyn Agent>> + Sync;
+
+/// A bot in a seat (an enum rather than `Box<dyn Agent>`: no allocation per hand for
+/// the built-in bots).
 enum Seated {
     Random(RandomBot),
     Efficiency(EfficiencyBot),
+    Custom(Box<dyn Agent>),
 }
 
 impl Agent for Seated {
@@ -70,6 +84,7 @@ impl Agent for Seated {
         match self {
             Seated::Random(b) => b.act(obs, legal),
             Seated::Efficiency(b) => b.act(obs, legal),
+            Seated::Custom(b) => b.act(obs, legal),
         }
     }
 }
@@ -132,7 +147,7 @@ pub struct PlayedHand {
 }
 
 /// Plays wall `wall` in every rotation.
-fn play_wall(cfg: &ArenaConfig, wall: u64) -> Result<Vec<PlayedHand>> {
+fn play_wall(cfg: &ArenaConfig, wall: u64, factory: Option<&AgentFactory>) -> Result<Vec<PlayedHand>> {
     let mut rules = cfg.rules;
     rules.hands_per_game = 1;
     let players = rules.players as usize;
@@ -146,9 +161,9 @@ fn play_wall(cfg: &ArenaConfig, wall: u64) -> Result<Vec<PlayedHand>> {
         let mut agents: Vec<Seated> = (0..players)
             .map(|s| {
                 let bot_seed = Rng::derive_seed(wall_seed, (rotation * 4 + s) as u64 + 1);
-                cfg.seats[seat_bot[s]].make(bot_seed)
+                cfg.seats[seat_bot[s]].make(bot_seed, factory)
             })
-            .collect();
+            .collect::<Result<_>>()?;
         let mut game = Game::new(rules, wall_seed).map_err(|e| anyhow::anyhow!("{e}"))?;
         let summary = play_hand(&mut game, &mut agents)
             .map_err(|e| anyhow::anyhow!("{e}"))
@@ -160,8 +175,23 @@ fn play_wall(cfg: &ArenaConfig, wall: u64) -> Result<Vec<PlayedHand>> {
 
 /// Plays the configured hands on the current rayon pool and reports. `on_wall` is called
 /// after each wall (for a progress bar); `stop` aborts early when set.
-pub fn run(
+pub fn run(cfg: &ArenaConfig, on_wall: &(dyn Fn() + Sync), stop: &AtomicBool) -> Result<ArenaReport> {
+    run_inner(cfg, None, on_wall, stop)
+}
+
+/// Like [`run`], with `factory` making the agents of [`BotSpec::Custom`] seats.
+pub fn run_with(
     cfg: &ArenaConfig,
+    factory: &AgentFactory,
+    on_wall: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<ArenaReport> {
+    run_inner(cfg, Some(factory), on_wall, stop)
+}
+
+fn run_inner(
+    cfg: &ArenaConfig,
+    factory: Option<&AgentFactory>,
     on_wall: &(dyn Fn() + Sync),
     stop: &AtomicBool,
 ) -> Result<ArenaReport> {
@@ -173,7 +203,7 @@ pub fn run(
             if stop.load(Ordering::Relaxed) {
                 return Ok(Vec::new());
             }
-            let r = play_wall(cfg, w);
+            let r = play_wall(cfg, w, factory);
             on_wall();
             r
         })

@@ -1,0 +1,113 @@
+//! Checkpoints: parameters, Adam state and progress in one file, written atomically.
+//!
+//! File layout: 8-byte magic `MJPPOCK1`, payload length (u64 LE), FNV-1a 64 checksum of
+//! the payload (u64 LE), then the postcard-serialized [`Checkpoint`]. A truncated or
+//! corrupted file is rejected with an error that says so. Saving writes
+//! `<file>.tmp`, syncs it and renames it over `<file>`, so a killed run always leaves
+//! the previous or the new checkpoint, never a partial one.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+
+use super::adam::AdamState;
+use super::model::ParamSnapshot;
+
+const MAGIC: &[u8; 8] = b"MJPPOCK1";
+
+/// Training progress saved with a checkpoint.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Progress {
+    /// PPO updates done.
+    pub update: u64,
+    /// Samples (decisions) trained on.
+    pub samples: u64,
+    /// Self-play hands finished.
+    pub hands: u64,
+    /// Training seconds before this checkpoint (summed over resumed sessions).
+    pub elapsed_s: f64,
+    /// Consecutive evaluations above both thresholds.
+    pub streak: u64,
+    /// Evaluations done.
+    pub evals: u64,
+    /// Updates at which the random-bot threshold was first reached.
+    pub first_random_pass: Option<u64>,
+    /// Times the run was resumed.
+    pub resumes: u64,
+}
+
+/// Everything needed to continue a run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Model parameters (version = update count).
+    pub params: ParamSnapshot,
+    /// Optimizer state.
+    pub adam: AdamState,
+    /// Progress counters.
+    pub progress: Progress,
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for &b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    h
+}
+
+impl Checkpoint {
+    /// The file bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let payload = postcard::to_allocvec(self).context("serializing the checkpoint")?;
+        let mut out = Vec::with_capacity(payload.len() + 24);
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+        out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
+        out.extend_from_slice(&payload);
+        Ok(out)
+    }
+
+    /// Parses file bytes, rejecting wrong, truncated or corrupted files.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint> {
+        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+            bail!("not a checkpoint file (bad magic or shorter than its header)");
+        }
+        let len = u64::from_le_bytes(bytes[8..16].try_into().unwrap_or([0; 8]));
+        let sum = u64::from_le_bytes(bytes[16..24].try_into().unwrap_or([0; 8]));
+        let payload = &bytes[24..];
+        if payload.len() as u64 != len {
+            bail!(
+                "checkpoint truncated or padded: header says {len} payload bytes, file has {}",
+                payload.len()
+            );
+        }
+        if fnv1a(payload) != sum {
+            bail!("checkpoint corrupted: checksum mismatch");
+        }
+        postcard::from_bytes(payload).context("checkpoint payload does not decode")
+    }
+
+    /// Writes the checkpoint atomically (temp file, sync, rename).
+    pub fn save(&self, path: &Path) -> Result<()> {
+        let bytes = self.to_bytes()?;
+        let tmp = path.with_extension("tmp");
+        {
+            let mut f = std::fs::File::create(&tmp)
+                .with_context(|| format!("creating {}", tmp.display()))?;
+            f.write_all(&bytes)
+                .with_context(|| format!("writing {}", tmp.display()))?;
+            f.sync_all().ok();
+        }
+        std::fs::rename(&tmp, path)
+            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    }
+
+    /// Reads a checkpoint file.
+    pub fn load(path: &Path) -> Result<Checkpoint> {
+        let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+        Checkpoint::from_bytes(&bytes).with_context(|| format!("loading {}", path.display()))
+    }
+}

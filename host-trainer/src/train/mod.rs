@@ -1,0 +1,64 @@
+//! Self-play PPO training of a transformer actor-critic (feature `train`, libtorch via
+//! tch).
+//!
+//! # Pieces
+//! - [`model`]: the transformer over `engine::encode` tokens with one logit per action
+//!   of the engine's 141-index space and a value head; parameter snapshots.
+//! - [`selfplay`]: worker threads, each with its own model copy, playing several
+//!   self-play tables with batched forward passes; trajectory and parameter messages
+//!   (postcard) between workers and trainer.
+//! - [`ppo`]: GAE and the clipped-surrogate update with value loss, entropy bonus,
+//!   efficiency guidance and gradient clipping.
+//! - [`adam`]: Adam on tensors with saveable state; [`checkpoint`]: atomic checkpoints.
+//! - [`run`]: the loop (run folder, metrics, evaluation, stop rule, resume);
+//!   [`agent`]: the policy as an arena agent; [`plot`]: `curve.png`.
+//!
+//! # Decisions the policy makes
+//! Every discard, closed/added kan, pon, open kan, chi and pass is chosen by the policy
+//! (masked to the legal actions). Moves with a single legal action are played without
+//! asking it. **Tsumo and ron are automatic by default** (`--auto-win false` hands them
+//! to the policy, whose heads already have their logits): under these rules a win is
+//! worth at least 1 point from every payer and ends the hand, while declining it keeps
+//! the hand open to a deal-in or someone else's win; the only gain from declining is a
+//! larger hand later (a self-draw +1, a flush), which needs a further specific draw with
+//! the wall running out, so taking the win is (practically) always right — the baseline
+//! bots do the same.
+//!
+//! # Reward
+//! A trajectory is one seat's decisions in one hand. Its reward, given at the last
+//! decision, is the seat's point delta for the hand divided by `--reward-scale`
+//! (default 4: a ron on a plain hand is ±1 point = ±0.25; a self-draw in sanma pays
+//! 2 points from each of two payers = +1.0). Discount `--gamma` (1.0: hands are short)
+//! and GAE `--lambda` apply per decision.
+//!
+//! # Parameter flow
+//! The learner pushes a [`model::ParamSnapshot`] to every worker every `--push-every`
+//! (N1) updates; a worker loads the newest complete snapshot between two batched
+//! forward passes. Trajectories older than `--max-staleness` parameter versions are
+//! dropped when an update's samples are gathered.
+//!
+//! # Efficiency guidance
+//! The value-score matrix is part of the input. With `--guidance on`, discard decisions
+//! add `c_g · CE(q, π)` to the loss, where `q` is uniform over the legal discards with
+//! the highest value score (the efficiency bot's choice up to tie-breaking); `c_g`
+//! decays linearly from `--guidance-coef` to 0 over `--guidance-updates` updates.
+//!
+//! # Evaluation and stopping
+//! Every `--eval-every` (N2) updates the current parameters play greedily in the
+//! duplicate arena against two random bots and against two efficiency bots (same walls
+//! every evaluation). The run stops when the policy's win rate is at least
+//! `--win-rate-random` and `--win-rate-eff` in `--stop-after` consecutive evaluations,
+//! or at `--max-updates` / `--max-minutes`.
+
+pub mod adam;
+pub mod agent;
+pub mod checkpoint;
+pub mod config;
+pub mod model;
+pub mod plot;
+pub mod ppo;
+pub mod run;
+pub mod selfplay;
+
+pub use config::{DeviceChoice, Guidance, TrainConfig};
+pub use run::{evaluate, train, TrainOutcome};

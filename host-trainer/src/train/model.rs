@@ -1,0 +1,342 @@
+//! The actor-critic: a transformer encoder over the observation tokens.
+//!
+//! ```text
+//! x: [B, 35, 36] (engine::encode)  ──Linear(36→d)──▶ + learned token embedding [35, d]
+//!   ──▶ n × pre-LN block (multi-head self-attention, GELU feed-forward) ──▶ LayerNorm
+//!   h: [B, 35, d]
+//! tile head   Linear(d→4) on the 34 tile tokens → [B, 34, 4] → transposed to
+//!             [B, 4·34] = logits of Discard(t), ClosedKan(t), AddedKan(t), Chi(t)
+//!             (action indices 0..136, the engine's order)
+//! call head   Linear(d→5) on the global token → logits of Tsumo, Ron, Pon, OpenKan,
+//!             Pass (indices 136..141)
+//! critic      Linear(d→d) → GELU → Linear(d→1) on the global token → value [B]
+//! ```
+//!
+//! So every action of the engine's 141-index space has one logit, produced by the token
+//! it concerns: tile-specific actions by their tile's token, the claim decisions by the
+//! global token (which attends to the pending tile's token). Illegal actions are masked
+//! to [`MASKED_LOGIT`] before any softmax, so they get probability 0 and are never
+//! sampled nor chosen greedily (see [`masked_logits`]).
+
+use anyhow::{bail, Context, Result};
+use engine::encode::{ENCODED_LEN, ENCODING_VERSION, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
+use engine::game::NUM_ACTIONS;
+use serde::{Deserialize, Serialize};
+use tch::nn;
+use tch::{Device, Kind, Tensor};
+
+/// The logit given to illegal actions (finite, so that `p · log p` stays 0, not NaN).
+pub const MASKED_LOGIT: f64 = -1e9;
+
+/// Model shape.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelConfig {
+    /// Transformer layers.
+    pub layers: i64,
+    /// Width.
+    pub d_model: i64,
+    /// Attention heads.
+    pub heads: i64,
+    /// Feed-forward width.
+    pub ff: i64,
+}
+
+impl ModelConfig {
+    /// Checks the shape is buildable.
+    pub fn validate(&self) -> Result<()> {
+        if self.layers < 0 || self.d_model <= 0 || self.heads <= 0 || self.ff <= 0 {
+            bail!("model sizes must be positive: {self:?}");
+        }
+        if self.d_model % self.heads != 0 {
+            bail!(
+                "heads ({}) must divide d_model ({})",
+                self.heads,
+                self.d_model
+            );
+        }
+        Ok(())
+    }
+}
+
+#[derive(Debug)]
+struct Block {
+    ln1: nn::LayerNorm,
+    qkv: nn::Linear,
+    proj: nn::Linear,
+    ln2: nn::LayerNorm,
+    ff1: nn::Linear,
+    ff2: nn::Linear,
+    heads: i64,
+}
+
+impl Block {
+    fn new(p: nn::Path, cfg: &ModelConfig) -> Block {
+        let d = cfg.d_model;
+        Block {
+            ln1: nn::layer_norm(&p / "ln1", vec![d], Default::default()),
+            qkv: nn::linear(&p / "qkv", d, 3 * d, Default::default()),
+            proj: nn::linear(&p / "proj", d, d, Default::default()),
+            ln2: nn::layer_norm(&p / "ln2", vec![d], Default::default()),
+            ff1: nn::linear(&p / "ff1", d, cfg.ff, Default::default()),
+            ff2: nn::linear(&p / "ff2", cfg.ff, d, Default::default()),
+            heads: cfg.heads,
+        }
+    }
+
+    fn forward(&self, x: &Tensor) -> Tensor {
+        let (b, t, d) = x.size3().unwrap_or((1, 1, 1));
+        let dh = d / self.heads;
+        let qkv = x
+            .apply(&self.ln1)
+            .apply(&self.qkv)
+            .view([b, t, 3, self.heads, dh])
+            .permute([2, 0, 3, 1, 4]);
+        let (q, k, v) = (qkv.get(0), qkv.get(1), qkv.get(2));
+        let att = (q.matmul(&k.transpose(-2, -1)) / (dh as f64).sqrt()).softmax(-1, Kind::Float);
+        let y = att
+            .matmul(&v)
+            .transpose(1, 2)
+            .reshape([b, t, d])
+            .apply(&self.proj);
+        let x = x + y;
+        let y = x
+            .apply(&self.ln2)
+            .apply(&self.ff1)
+            .gelu("none")
+            .apply(&self.ff2);
+        x + y
+    }
+}
+
+/// The actor-critic network (see the module docs).
+#[derive(Debug)]
+pub struct PolicyNet {
+    /// Its shape.
+    pub config: ModelConfig,
+    input: nn::Linear,
+    token_embedding: Tensor,
+    blocks: Vec<Block>,
+    norm: nn::LayerNorm,
+    tile_head: nn::Linear,
+    call_head: nn::Linear,
+    value1: nn::Linear,
+    value2: nn::Linear,
+}
+
+/// Tile-token actions per tile (discard, closed kan, added kan, chi).
+const TILE_ACTIONS: i64 = 4;
+/// Global-token actions (tsumo, ron, pon, open kan, pass).
+const CALL_ACTIONS: i64 = (NUM_ACTIONS - TILE_ACTIONS as usize * NUM_TILE_TOKENS) as i64;
+
+impl PolicyNet {
+    /// Creates the variables under `p` (randomly initialised).
+    pub fn new(p: &nn::Path, config: ModelConfig) -> Result<PolicyNet> {
+        config.validate()?;
+        let d = config.d_model;
+        let blocks = (0..config.layers)
+            .map(|i| Block::new(p / format!("block{i}"), &config))
+            .collect();
+        Ok(PolicyNet {
+            config,
+            input: nn::linear(p / "input", TOKEN_FEATURES as i64, d, Default::default()),
+            token_embedding: p.var(
+                "token_embedding",
+                &[NUM_TOKENS as i64, d],
+                nn::Init::Randn {
+                    mean: 0.0,
+                    stdev: 0.02,
+                },
+            ),
+            blocks,
+            norm: nn::layer_norm(p / "norm", vec![d], Default::default()),
+            tile_head: nn::linear(p / "tile_head", d, TILE_ACTIONS, Default::default()),
+            call_head: nn::linear(p / "call_head", d, CALL_ACTIONS, Default::default()),
+            value1: nn::linear(p / "value1", d, d, Default::default()),
+            value2: nn::linear(p / "value2", d, 1, Default::default()),
+        })
+    }
+
+    /// Raw logits `[B, 141]` and values `[B]` for observations `x: [B, 35, 36]`.
+    pub fn forward(&self, x: &Tensor) -> (Tensor, Tensor) {
+        let b = x.size().first().copied().unwrap_or(1);
+        let mut h = x.apply(&self.input) + &self.token_embedding;
+        for blk in &self.blocks {
+            h = blk.forward(&h);
+        }
+        let h = h.apply(&self.norm);
+        let tiles = h.narrow(1, 0, NUM_TILE_TOKENS as i64);
+        let global = h.select(1, NUM_TILE_TOKENS as i64);
+        let tile_logits = tiles
+            .apply(&self.tile_head)
+            .permute([0, 2, 1])
+            .reshape([b, TILE_ACTIONS * NUM_TILE_TOKENS as i64]);
+        let call_logits = global.apply(&self.call_head);
+        let logits = Tensor::cat(&[tile_logits, call_logits], 1);
+        let value = global
+            .apply(&self.value1)
+            .gelu("none")
+            .apply(&self.value2)
+            .squeeze_dim(-1);
+        (logits, value)
+    }
+}
+
+/// Logits with every action whose `mask` entry is 0 (or false) set to [`MASKED_LOGIT`].
+pub fn masked_logits(logits: &Tensor, mask: &Tensor) -> Tensor {
+    let legal = mask.to_kind(Kind::Bool);
+    logits.masked_fill(&legal.logical_not(), MASKED_LOGIT)
+}
+
+/// A batch of flat encodings as the `[B, 35, 36]` input tensor.
+pub fn obs_tensor(flat: &[f32], device: Device) -> Result<Tensor> {
+    if flat.len() % ENCODED_LEN != 0 {
+        bail!(
+            "observation buffer of {} floats is not a multiple of {ENCODED_LEN}",
+            flat.len()
+        );
+    }
+    let b = (flat.len() / ENCODED_LEN) as i64;
+    Ok(Tensor::from_slice(flat)
+        .view([b, NUM_TOKENS as i64, TOKEN_FEATURES as i64])
+        .to_device(device))
+}
+
+/// One named parameter as plain data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NamedTensor {
+    /// Variable name in the VarStore.
+    pub name: String,
+    /// Shape.
+    pub shape: Vec<i64>,
+    /// Values, row-major.
+    pub data: Vec<f32>,
+}
+
+/// Copies a float tensor into a [`NamedTensor`].
+pub fn named(name: &str, t: &Tensor) -> Result<NamedTensor> {
+    let c = t
+        .detach()
+        .to_device(Device::Cpu)
+        .to_kind(Kind::Float)
+        .contiguous();
+    let data = Vec::<f32>::try_from(c.flatten(0, -1)).context("tensor to vec")?;
+    Ok(NamedTensor {
+        name: name.to_string(),
+        shape: t.size(),
+        data,
+    })
+}
+
+/// A versioned copy of all model parameters: the message the trainer sends to workers
+/// (postcard-serialized) and the model part of a checkpoint.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamSnapshot {
+    /// Parameter version (the learner's update count when taken).
+    pub version: u64,
+    /// Encoding the model expects.
+    pub encoding_version: u32,
+    /// Model shape.
+    pub model: ModelConfig,
+    /// Every variable, sorted by name.
+    pub tensors: Vec<NamedTensor>,
+}
+
+impl ParamSnapshot {
+    /// Takes a snapshot of `vs`.
+    pub fn take(vs: &nn::VarStore, model: ModelConfig, version: u64) -> Result<ParamSnapshot> {
+        let mut vars: Vec<(String, Tensor)> = vs.variables().into_iter().collect();
+        vars.sort_by(|a, b| a.0.cmp(&b.0));
+        let tensors = vars
+            .iter()
+            .map(|(n, t)| named(n, t))
+            .collect::<Result<_>>()?;
+        Ok(ParamSnapshot {
+            version,
+            encoding_version: ENCODING_VERSION,
+            model,
+            tensors,
+        })
+    }
+
+    /// Copies the snapshot into `vs`, which must hold a model of the same shape.
+    pub fn load_into(&self, vs: &nn::VarStore) -> Result<()> {
+        if self.encoding_version != ENCODING_VERSION {
+            bail!(
+                "parameters are for encoding version {} but this build uses {ENCODING_VERSION}",
+                self.encoding_version
+            );
+        }
+        let vars = vs.variables();
+        if vars.len() != self.tensors.len() {
+            bail!(
+                "snapshot has {} tensors, the model {}",
+                self.tensors.len(),
+                vars.len()
+            );
+        }
+        tch::no_grad(|| -> Result<()> {
+            for nt in &self.tensors {
+                let Some(var) = vars.get(&nt.name) else {
+                    bail!("snapshot tensor {:?} is not in the model", nt.name)
+                };
+                if var.size() != nt.shape {
+                    bail!(
+                        "tensor {:?}: shape {:?} in the snapshot, {:?} in the model",
+                        nt.name,
+                        nt.shape,
+                        var.size()
+                    );
+                }
+                let numel: i64 = nt.shape.iter().product();
+                if numel as usize != nt.data.len() {
+                    bail!(
+                        "tensor {:?}: {} values for shape {:?}",
+                        nt.name,
+                        nt.data.len(),
+                        nt.shape
+                    );
+                }
+                let src = Tensor::from_slice(&nt.data)
+                    .view(nt.shape.as_slice())
+                    .to_device(var.device());
+                let mut var = var.shallow_clone();
+                var.f_copy_(&src).context("copying a parameter")?;
+            }
+            Ok(())
+        })
+    }
+
+    /// postcard bytes.
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        postcard::to_allocvec(self).context("serializing parameters")
+    }
+
+    /// From postcard bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<ParamSnapshot> {
+        postcard::from_bytes(bytes).context("deserializing parameters (truncated or corrupt)")
+    }
+}
+
+/// A model with its own VarStore on `device`.
+pub struct OwnedNet {
+    /// The variables.
+    pub vs: nn::VarStore,
+    /// The network.
+    pub net: PolicyNet,
+}
+
+impl OwnedNet {
+    /// A freshly initialised model.
+    pub fn new(config: ModelConfig, device: Device) -> Result<OwnedNet> {
+        let vs = nn::VarStore::new(device);
+        let net = PolicyNet::new(&vs.root(), config)?;
+        Ok(OwnedNet { vs, net })
+    }
+
+    /// A model holding the snapshot's parameters.
+    pub fn from_snapshot(s: &ParamSnapshot, device: Device) -> Result<OwnedNet> {
+        let m = OwnedNet::new(s.model, device)?;
+        s.load_into(&m.vs)?;
+        Ok(m)
+    }
+}

@@ -1,0 +1,420 @@
+//! Trainer checks: masking, GAE, PPO learning on a toy task, and a smoke run with a
+//! checkpoint and a resume.
+#![cfg(feature = "train")]
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use clap::Parser;
+use engine::bots::{Agent, RandomBot};
+use engine::encode::{action_mask, encode, tf, ENCODED_LEN, TOKEN_FEATURES};
+use engine::game::{Action, Game, Phase, NUM_ACTIONS};
+use engine::rng::Rng;
+use engine::Rules;
+use host_trainer::train::adam::Adam;
+use host_trainer::train::checkpoint::Checkpoint;
+use host_trainer::train::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapshot};
+use host_trainer::train::ppo::{gae, update, PpoParams, Samples};
+use host_trainer::train::run::{
+    read_metrics, CHECKPOINT_FILE, CONFIG_FILE, CURVE_PNG, METRICS_CSV,
+};
+use host_trainer::train::TrainConfig;
+use tch::{Device, Kind, Tensor};
+
+const TINY: ModelConfig = ModelConfig {
+    layers: 1,
+    d_model: 16,
+    heads: 2,
+    ff: 32,
+};
+
+#[test]
+fn gae_matches_the_plain_definition() {
+    let mut rng = Rng::new(3);
+    for n in [1usize, 2, 7, 30] {
+        let rewards: Vec<f32> = (0..n).map(|_| rng.next_f32() * 2.0 - 1.0).collect();
+        let values: Vec<f32> = (0..n).map(|_| rng.next_f32()).collect();
+        for (gamma, lambda) in [(1.0f32, 0.95f32), (0.9, 0.8), (0.99, 1.0), (1.0, 0.0)] {
+            let (adv, ret) = gae(&rewards, &values, gamma, lambda);
+            for t in 0..n {
+                // A_t = Σ_k (γλ)^k δ_{t+k}, δ_i = r_i + γ V_{i+1} − V_i, V_n = 0.
+                let mut a = 0.0f64;
+                for k in 0..n - t {
+                    let i = t + k;
+                    let next = if i + 1 < n { values[i + 1] as f64 } else { 0.0 };
+                    let delta = rewards[i] as f64 + gamma as f64 * next - values[i] as f64;
+                    a += (gamma as f64 * lambda as f64).powi(k as i32) * delta;
+                }
+                assert!(
+                    (adv[t] as f64 - a).abs() < 1e-4,
+                    "n {n} t {t}: {} vs {a}",
+                    adv[t]
+                );
+                assert!((ret[t] - adv[t] - values[t]).abs() < 1e-6);
+            }
+        }
+    }
+}
+
+#[test]
+fn masked_logits_never_choose_an_illegal_action() {
+    tch::manual_seed(7);
+    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let mut obs = Vec::new();
+    let mut masks = Vec::new();
+    let mut enc = [0f32; ENCODED_LEN];
+    let mut m = [0f32; NUM_ACTIONS];
+    for seed in 0..6u64 {
+        for rules in [Rules::sanma(), Rules::four_player()] {
+            let mut rules = rules;
+            rules.hands_per_game = 1;
+            let mut g = Game::new(rules, seed).unwrap();
+            let mut bot = RandomBot::new(seed);
+            bot.call_probability = 0.5;
+            while matches!(g.phase(), Phase::Turn | Phase::Claim) {
+                let seat = g.seats_to_act()[0];
+                let o = g.observation(seat).unwrap();
+                let legal = g.legal_actions(seat);
+                encode(&o, &mut enc);
+                action_mask(&legal, &mut m);
+                obs.extend_from_slice(&enc);
+                masks.extend_from_slice(&m);
+                let a = bot.act(&o, &legal);
+                g.apply(seat, a).unwrap();
+            }
+        }
+    }
+    let b = (masks.len() / NUM_ACTIONS) as i64;
+    assert!(b > 300);
+    let x = obs_tensor(&obs, Device::Cpu).unwrap();
+    let mask = Tensor::from_slice(&masks).view([b, NUM_ACTIONS as i64]);
+    // Adversarial logits too: huge values on illegal actions must still be masked.
+    let (logits, values) = net.net.forward(&x);
+    assert_eq!(values.size(), vec![b]);
+    let illegal = mask.ones_like() - &mask;
+    for logits in [logits.shallow_clone(), logits + &illegal * 1e6] {
+        let ml = masked_logits(&logits, &mask);
+        let best = Vec::<i64>::try_from(ml.argmax(-1, false)).unwrap();
+        let probs = ml.softmax(-1, Kind::Float);
+        let illegal_mass =
+            Vec::<f32>::try_from((probs * &illegal).sum_dim_intlist(1, false, Kind::Float))
+                .unwrap();
+        for (i, &a) in best.iter().enumerate() {
+            assert_eq!(
+                masks[i * NUM_ACTIONS + a as usize],
+                1.0,
+                "row {i} chose illegal {a}"
+            );
+            assert_eq!(
+                illegal_mass[i], 0.0,
+                "row {i} gives illegal actions probability"
+            );
+        }
+    }
+}
+
+#[test]
+fn policy_agent_plays_legal_moves_in_the_arena() {
+    use host_trainer::arena::{self, ArenaConfig, BotSpec};
+    tch::manual_seed(1);
+    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let snap = Arc::new(ParamSnapshot::take(&net.vs, TINY, 0).unwrap());
+    let factory = host_trainer::train::agent::policy_factory(snap, false);
+    let cfg = ArenaConfig {
+        rules: Rules::four_player(),
+        seats: vec![
+            BotSpec::Custom,
+            BotSpec::Random,
+            BotSpec::Custom,
+            BotSpec::Efficiency,
+        ],
+        hands: 16,
+        seed: 5,
+        duplicate: true,
+    };
+    // play_hand fails on an illegal choice, so a report means every move was legal.
+    let r = arena::run_with(&cfg, &*factory, &|| {}, &AtomicBool::new(false)).unwrap();
+    assert_eq!(r.kind("policy").unwrap().seat_hands, 2 * r.hands);
+}
+
+/// A contextual bandit on the real model: four legal discards, the rewarded one marked
+/// by a feature of its token. PPO must go from chance (1/4) to near certainty.
+#[test]
+fn ppo_learns_a_toy_task() {
+    tch::manual_seed(11);
+    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let mut adam = Adam::new(&net.vs, 3e-3);
+    let mut rng = Rng::new(5);
+    let make = |rng: &mut Rng, n: usize| {
+        let mut obs = vec![0f32; n * ENCODED_LEN];
+        let mut mask = vec![0f32; n * NUM_ACTIONS];
+        let mut target = vec![0usize; n];
+        for i in 0..n {
+            let mut cands = Vec::new();
+            while cands.len() < 4 {
+                let t = rng.below(34) as usize;
+                if !cands.contains(&t) {
+                    cands.push(t);
+                }
+            }
+            for &t in &cands {
+                mask[i * NUM_ACTIONS + t] = 1.0;
+                obs[i * ENCODED_LEN + t * TOKEN_FEATURES + tf::HAND] = 0.25;
+            }
+            target[i] = cands[rng.below(4) as usize];
+            obs[i * ENCODED_LEN + target[i] * TOKEN_FEATURES + tf::SCORE] = 1.0;
+        }
+        (obs, mask, target)
+    };
+    let accuracy = |rng: &mut Rng| {
+        let (obs, mask, target) = make(rng, 400);
+        let _g = tch::no_grad_guard();
+        let x = obs_tensor(&obs, Device::Cpu).unwrap();
+        let m = Tensor::from_slice(&mask).view([400, NUM_ACTIONS as i64]);
+        let best =
+            Vec::<i64>::try_from(masked_logits(&net.net.forward(&x).0, &m).argmax(-1, false))
+                .unwrap();
+        best.iter()
+            .zip(&target)
+            .filter(|(a, t)| **a as usize == **t)
+            .count() as f64
+            / 400.0
+    };
+    let before = accuracy(&mut Rng::new(99));
+    let params = PpoParams {
+        epochs: 4,
+        minibatch: 64,
+        clip: 0.2,
+        value_coef: 0.5,
+        entropy_coef: 0.0,
+        guidance_coef: 0.0,
+        max_grad_norm: 1.0,
+    };
+    for _ in 0..25 {
+        let n = 256;
+        let (obs, mask, target) = make(&mut rng, n);
+        let (logp, values) = {
+            let _g = tch::no_grad_guard();
+            let x = obs_tensor(&obs, Device::Cpu).unwrap();
+            let m = Tensor::from_slice(&mask).view([n as i64, NUM_ACTIONS as i64]);
+            let (l, v) = net.net.forward(&x);
+            let lp = masked_logits(&l, &m).log_softmax(-1, Kind::Float);
+            (
+                Vec::<f32>::try_from(lp.flatten(0, -1)).unwrap(),
+                Vec::<f32>::try_from(v).unwrap(),
+            )
+        };
+        let mut s = Samples {
+            obs,
+            mask,
+            guide: vec![0.0; n * 34],
+            ..Default::default()
+        };
+        for i in 0..n {
+            let row = &logp[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+            let u = rng.next_f32();
+            let mut acc = 0.0;
+            let mut a = (0..NUM_ACTIONS)
+                .find(|&k| s.mask[i * NUM_ACTIONS + k] > 0.0)
+                .unwrap();
+            for (k, lp) in row.iter().enumerate() {
+                acc += lp.exp();
+                if u < acc && s.mask[i * NUM_ACTIONS + k] > 0.0 {
+                    a = k;
+                    break;
+                }
+            }
+            let r = if a == target[i] { 1.0 } else { 0.0 };
+            let (adv, ret) = gae(&[r], &[values[i]], 1.0, 0.95);
+            s.action.push(a as i64);
+            s.old_logp.push(row[a]);
+            s.adv.push(adv[0]);
+            s.ret.push(ret[0]);
+        }
+        update(&net.net, &mut adam, &s, &params, Device::Cpu, &mut rng).unwrap();
+    }
+    let after = accuracy(&mut Rng::new(99));
+    assert!(before < 0.45, "untrained accuracy {before}");
+    assert!(
+        after > 0.9,
+        "PPO did not learn the toy task: {before} -> {after}"
+    );
+    assert!(matches!(Action::from_index(0), Some(Action::Discard(_))));
+}
+
+fn tiny_run(
+    dir: &std::path::Path,
+    max_updates: u64,
+    resume: bool,
+) -> host_trainer::train::TrainOutcome {
+    let mut args = vec![
+        "train".to_string(),
+        "--runs".into(),
+        dir.display().to_string(),
+        "--id".into(),
+        "smoke".into(),
+        "--layers".into(),
+        "1".into(),
+        "--d-model".into(),
+        "16".into(),
+        "--heads".into(),
+        "2".into(),
+        "--ff".into(),
+        "32".into(),
+        "--workers".into(),
+        "1".into(),
+        "--tables".into(),
+        "2".into(),
+        "--steps-per-update".into(),
+        "48".into(),
+        "--minibatch".into(),
+        "16".into(),
+        "--epochs".into(),
+        "1".into(),
+        "--send-every".into(),
+        "2".into(),
+        "--eval-every".into(),
+        "2".into(),
+        "--eval-hands".into(),
+        "3".into(),
+        "--checkpoint-every".into(),
+        "1".into(),
+        "--max-updates".into(),
+        max_updates.to_string(),
+        "--quiet".into(),
+    ];
+    if resume {
+        args.push("--resume".into());
+        args.push(dir.join("smoke").display().to_string());
+    }
+    let cfg = TrainConfig::parse_from(args);
+    host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap()
+}
+
+#[test]
+fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("mj-train-smoke-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = tiny_run(&dir, 2, false);
+    let run = dir.join("smoke");
+    assert_eq!(out.run_dir, run);
+    assert_eq!(out.progress.update, 2);
+    assert!(out.last_eval.is_some());
+    for f in [CONFIG_FILE, CHECKPOINT_FILE, METRICS_CSV, CURVE_PNG] {
+        assert!(run.join(f).exists(), "{f} missing");
+    }
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run.join(CONFIG_FILE)).unwrap()).unwrap();
+    assert_eq!(config["config"]["seed"], 1);
+    assert!(config["git_revision"].is_string());
+    let ck = Checkpoint::load(&run.join(CHECKPOINT_FILE)).unwrap();
+    assert_eq!(ck.progress.update, 2);
+    assert!(ck.adam.step >= 2, "one Adam step per minibatch");
+    let net = OwnedNet::from_snapshot(&ck.params, Device::Cpu).unwrap();
+    let x = obs_tensor(&[0.0; ENCODED_LEN], Device::Cpu).unwrap();
+    assert_eq!(net.net.forward(&x).0.size(), vec![1, NUM_ACTIONS as i64]);
+    assert_eq!(read_metrics(&run).unwrap().len(), 2);
+
+    // A truncated checkpoint is refused with a clear error.
+    let bytes = std::fs::read(run.join(CHECKPOINT_FILE)).unwrap();
+    let err = Checkpoint::from_bytes(&bytes[..bytes.len() / 2])
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("truncated"), "{err}");
+    let mut corrupt = bytes.clone();
+    let last = corrupt.len() - 1;
+    corrupt[last] ^= 0xff;
+    assert!(Checkpoint::from_bytes(&corrupt).is_err());
+
+    // Resume: continues from update 2 to 4 with the saved optimizer state.
+    let out = tiny_run(&dir, 4, true);
+    assert_eq!(out.progress.update, 4);
+    assert_eq!(out.progress.resumes, 1);
+    let ck2 = Checkpoint::load(&run.join(CHECKPOINT_FILE)).unwrap();
+    assert!(ck2.adam.step > ck.adam.step);
+    assert_ne!(ck2.params, ck.params);
+    let rows = read_metrics(&run).unwrap();
+    assert_eq!(
+        rows.iter().map(|r| r.update).collect::<Vec<_>>(),
+        vec![1, 2, 3, 4]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Self-play throughput alone (no learner competing for the cores), default model.
+/// `cargo test --release -p host-trainer --test train -- --ignored --nocapture`
+#[test]
+#[ignore = "benchmark"]
+fn bench_selfplay_samples_per_second() {
+    use host_trainer::train::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
+    use std::sync::atomic::Ordering;
+    use std::time::{Duration, Instant};
+    let cfg = TrainConfig::default();
+    let model = host_trainer::train::run::model_config(&cfg);
+    tch::manual_seed(0);
+    let net = OwnedNet::new(model, Device::Cpu).unwrap();
+    let snap = Arc::new(
+        ParamSnapshot::take(&net.vs, model, 0)
+            .unwrap()
+            .to_bytes()
+            .unwrap(),
+    );
+    let workers = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    let stop = Arc::new(AtomicBool::new(false));
+    let pause = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = std::sync::mpsc::sync_channel(64);
+    let mut handles = Vec::new();
+    let mut ptxs = Vec::new();
+    for w in 0..workers {
+        let (ptx, prx) = std::sync::mpsc::channel();
+        ptx.send(snap.clone()).unwrap();
+        ptxs.push(ptx);
+        let setup = WorkerSetup {
+            id: w as u32,
+            rules: Rules::sanma(),
+            model,
+            tables: cfg.tables,
+            seed: w as u64,
+            auto_win: true,
+            send_every: cfg.send_every,
+            reward_scale: 4.0,
+        };
+        let links = WorkerLinks {
+            params: prx,
+            out: tx.clone(),
+            stop: stop.clone(),
+            pause: pause.clone(),
+        };
+        handles.push(std::thread::spawn(move || run_worker(setup, links)));
+    }
+    drop(tx);
+    // Warm up, then count.
+    let warm = Instant::now();
+    while warm.elapsed() < Duration::from_secs(3) {
+        let _ = rx.recv_timeout(Duration::from_millis(100));
+    }
+    let (mut samples, mut hands) = (0usize, 0u64);
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(20) {
+        if let Ok(b) = rx.recv_timeout(Duration::from_millis(100)) {
+            let b = TrajectoryBatch::from_bytes(&b).unwrap();
+            hands += b.hands as u64;
+            samples += b.trajectories.iter().map(|t| t.steps.len()).sum::<usize>();
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    drop(rx);
+    for h in handles {
+        h.join().unwrap().unwrap();
+    }
+    println!(
+        "self-play: {workers} workers x {} tables: {:.0} samples/s, {:.1} hands/s",
+        cfg.tables,
+        samples as f64 / s,
+        hands as f64 / s
+    );
+    assert!(samples > 0);
+}
