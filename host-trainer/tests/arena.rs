@@ -122,9 +122,17 @@ fn custom_seats_play_the_factory_agent() {
     let stop = AtomicBool::new(false);
     // Without a factory a custom seat is an error, not a panic.
     assert!(arena::run(&cfg, &|| {}, &stop).is_err());
-    let factory = |_seed: u64| -> anyhow::Result<Box<dyn engine::bots::Agent>> { Ok(Box::new(engine::bots::EfficiencyBot)) };
+    let factory = |_seed: u64| -> anyhow::Result<Box<dyn engine::bots::Agent>> {
+        Ok(Box::new(engine::bots::EfficiencyBot))
+    };
     let custom = arena::run_with(&cfg, &factory, &|| {}, &stop).unwrap();
-    let builtin = play(&[BotSpec::Efficiency, BotSpec::Random, BotSpec::Random], engine::Rules::sanma(), 300, 4, 2);
+    let builtin = play(
+        &[BotSpec::Efficiency, BotSpec::Random, BotSpec::Random],
+        engine::Rules::sanma(),
+        300,
+        4,
+        2,
+    );
     let (c, b) = (custom.kind("policy").unwrap(), builtin.kind("eff").unwrap());
     assert_eq!(c.win_rate.mean, b.win_rate.mean);
     assert_eq!(c.points_per_hand.mean, b.points_per_hand.mean);

@@ -147,7 +147,11 @@ pub struct PlayedHand {
 }
 
 /// Plays wall `wall` in every rotation.
-fn play_wall(cfg: &ArenaConfig, wall: u64, factory: Option<&AgentFactory>) -> Result<Vec<PlayedHand>> {
+fn play_wall(
+    cfg: &ArenaConfig,
+    wall: u64,
+    factory: Option<&AgentFactory>,
+) -> Result<Vec<PlayedHand>> {
     let mut rules = cfg.rules;
     rules.hands_per_game = 1;
     let players = rules.players as usize;
@@ -175,7 +179,11 @@ fn play_wall(cfg: &ArenaConfig, wall: u64, factory: Option<&AgentFactory>) -> Re
 
 /// Plays the configured hands on the current rayon pool and reports. `on_wall` is called
 /// after each wall (for a progress bar); `stop` aborts early when set.
-pub fn run(cfg: &ArenaConfig, on_wall: &(dyn Fn() + Sync), stop: &AtomicBool) -> Result<ArenaReport> {
+pub fn run(
+    cfg: &ArenaConfig,
+    on_wall: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<ArenaReport> {
     run_inner(cfg, None, on_wall, stop)
 }
 
