@@ -243,13 +243,13 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
             loop {
                 if !matches!(t.game.phase(), Phase::Turn | Phase::Claim) {
                     let deltas = t.game.last_result().map(|r| r.deltas).unwrap_or([0; 4]);
-                    for s in 0..players {
+                    for (s, &delta) in deltas.iter().enumerate().take(players) {
                         let steps = std::mem::take(&mut t.traj[s]);
                         if !steps.is_empty() {
                             outgoing.push(Trajectory {
                                 param_version: t.version[s],
                                 steps,
-                                reward: deltas[s] as f32 / setup.reward_scale,
+                                reward: delta as f32 / setup.reward_scale,
                             });
                         }
                     }
