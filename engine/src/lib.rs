@@ -34,7 +34,8 @@
 //! ## Layout
 //! One concern per module: [`tile`] and [`notation`] (tiles and hand strings),
 //! [`rules`] (rules as data), [`rng`] (seeded generator), [`game`] (the state machine,
-//! observations, records), [`shanten`] and [`efficiency`] (tile efficiency).
+//! observations, records), [`shanten`] and [`efficiency`] (tile efficiency), [`encode`]
+//! (the fixed-size observation encoding for learned policies).
 //!
 //! ## Invariants
 //! The engine never allocates, never panics on input (errors are small
@@ -45,6 +46,7 @@
 
 pub mod bots;
 pub mod efficiency;
+pub mod encode;
 pub mod game;
 pub mod notation;
 pub mod rng;
