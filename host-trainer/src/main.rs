@@ -1,6 +1,7 @@
 //! `host-trainer`: the host command-line tool. Each subcommand lives in its own module.
 use clap::{Parser, Subcommand};
 
+mod advise_cmd;
 mod arena_cmd;
 mod shanten_cmd;
 
@@ -18,6 +19,8 @@ enum Command {
     Shanten(shanten_cmd::Args),
     /// Plays bots against each other (duplicate by default) and reports per-bot statistics.
     Arena(arena_cmd::Args),
+    /// Ranks the legal actions of a position: policy probability, value, efficiency facts.
+    Advise(advise_cmd::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -25,5 +28,6 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
         Command::Arena(args) => arena_cmd::run(args),
+        Command::Advise(args) => advise_cmd::run(args),
     }
 }

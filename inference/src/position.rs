@@ -22,7 +22,8 @@
 //! `KIND:TILE` with KIND `chi` (lowest tile, or the three tiles `345m`), `pon`, `kan`
 //! (open kan), `ckan` (closed kan) or `akan` (added kan); several melds are separated by
 //! commas. Discards are mpsz in play order (claimed tiles belong to the claimer's meld
-//! instead). Without `claim` the observer is on turn; `drawn` defaults to the last tile
+//! instead; a `claim` tile missing from the end of its discarder's row is appended
+//! there). Without `claim` the observer is on turn; `drawn` defaults to the last tile
 //! written in `hand` (set `"after_call": true` for a turn after a pon or chi, which has
 //! no drawn tile). With `claim` the observer answers that discard. Unseen counts are
 //! derived from everything visible; `live_wall` defaults to an estimate from the
@@ -245,8 +246,6 @@ impl Position {
                 return Err(perr(format!("discard {} of seat {seat} is not in the tile set", d.tile)));
             }
         }
-        let own_melds = melds[self.seat as usize].len();
-        let tiles: usize = hand.iter().map(|&c| c as usize).sum();
         let pending = match &self.claim {
             Some(c) => {
                 let tile = parse_tile(&c.tile, &rules, "claim tile")?;
@@ -260,6 +259,17 @@ impl Position {
             }
             None => None,
         };
+        // A claimable discard is the last tile of its discarder's row (as in the
+        // engine); add it there when the position did not list it.
+        if let Some(p) = pending.filter(|p| !p.added_kan) {
+            let row = &mut discards[p.from as usize];
+            if row.last().map(|d| d.tile) != Some(p.tile) {
+                row.push(Discard { tile: p.tile, claimed: false })
+                    .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
+            }
+        }
+        let own_melds = melds[self.seat as usize].len();
+        let tiles: usize = hand.iter().map(|&c| c as usize).sum();
         let expected = if pending.is_some() { 13 } else { 14 } - 3 * own_melds;
         if tiles != expected {
             return Err(perr(format!(
@@ -295,7 +305,8 @@ impl Position {
                 seen[d.tile.index()] = seen[d.tile.index()].saturating_add(1);
             }
         }
-        if let Some(p) = pending {
+        if let Some(p) = pending.filter(|p| p.added_kan) {
+            // The tile added to a pon is in the open while it can be robbed.
             seen[p.tile.index()] = seen[p.tile.index()].saturating_add(1);
         }
         let full = rules.tile_set.full_counts();
