@@ -132,10 +132,13 @@ pub fn table(advice: &Advice) -> String {
             ),
             None => ("-".into(), "-".into(), "-".into(), "-".into()),
         };
+        // Mahjong glyphs take two terminal columns.
+        let l = label(r);
+        let pad = 16usize.saturating_sub(l.chars().count() + r.glyph.is_some() as usize);
         s.push_str(&format!(
-            "{:>3}  {:<16} {prob:>7}  {score:>7}  {shan:>5}  {uk:<16} {n:>6}\n",
+            "{:>3}  {l}{:pad$} {prob:>7}  {score:>7}  {shan:>5}  {uk:<16} {n:>6}\n",
             i + 1,
-            label(r)
+            ""
         ));
     }
     s

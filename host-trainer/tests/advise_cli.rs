@@ -43,7 +43,7 @@ fn efficiency_only_table() {
     let (out, err, ok) = run(&["--hand", "123m456p789s1122z3z"], "");
     assert!(ok, "{err}");
     assert!(err.contains("efficiency evaluator only"), "{err}");
-    assert!(out.contains("123m456p789s1122z3z"), "{out}");
+    assert!(out.contains("123m456p789s11223z"), "{out}");
     assert!(out.contains('🀇'), "{out}");
     let first = out.lines().find(|l| l.trim_start().starts_with("1 ")).unwrap();
     assert!(first.contains("discard") && first.contains("3z") && first.contains("12z (2)"), "{out}");
