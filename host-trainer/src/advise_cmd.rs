@@ -21,7 +21,11 @@ const DEFAULT_MODEL: &str = "models/default.onnx";
 #[derive(clap::Args)]
 pub struct Args {
     /// The observer's closed hand in mpsz, drawn tile included (e.g. `123m456p789s1122z3z`).
-    #[arg(long, required_unless_present = "stdin_json", conflicts_with = "stdin_json")]
+    #[arg(
+        long,
+        required_unless_present = "stdin_json",
+        conflicts_with = "stdin_json"
+    )]
     pub hand: Option<String>,
     /// Melds: `pon:5p,kan:1z` for the observer, `seat1:chi:345m;seat2:pon:7z` for others
     /// (kinds chi, pon, kan, ckan = closed kan, akan = added kan).
@@ -76,7 +80,11 @@ fn position(args: &Args) -> Result<Position> {
         melds: per_seat(&args.melds, rules.players, args.seat, "melds")?,
         discards: per_seat(&args.discards, rules.players, args.seat, "discards")?,
         claim: match (&args.claim, args.from) {
-            (Some(tile), Some(from)) => Some(ClaimSpec { tile: tile.clone(), from, added_kan: false }),
+            (Some(tile), Some(from)) => Some(ClaimSpec {
+                tile: tile.clone(),
+                from,
+                added_kan: false,
+            }),
             (None, _) => None,
             (Some(_), None) => bail!("--claim needs --from"),
         },
@@ -89,7 +97,9 @@ fn position(args: &Args) -> Result<Position> {
 fn advisor(model: &Option<PathBuf>) -> Result<Advisor> {
     match model {
         Some(p) => Ok(Advisor::load(p)?),
-        None if std::path::Path::new(DEFAULT_MODEL).exists() => Ok(Advisor::load(DEFAULT_MODEL.as_ref())?),
+        None if std::path::Path::new(DEFAULT_MODEL).exists() => {
+            Ok(Advisor::load(DEFAULT_MODEL.as_ref())?)
+        }
         None => {
             eprintln!(
                 "note: no model ({DEFAULT_MODEL} not found, no --model): advice from the \
@@ -111,7 +121,10 @@ fn label(r: &inference::RankedAction) -> String {
 pub fn table(advice: &Advice) -> String {
     let mut s = String::new();
     let glyphs = glyphs(&advice.hand);
-    s.push_str(&format!("hand   {glyphs}  {}  (shanten {})\n", advice.hand, advice.shanten));
+    s.push_str(&format!(
+        "hand   {glyphs}  {}  (shanten {})\n",
+        advice.hand, advice.shanten
+    ));
     match advice.value {
         Some(v) => s.push_str(&format!("value  {v:+.3}\n")),
         None => s.push_str("value  -\n"),
@@ -122,12 +135,18 @@ pub fn table(advice: &Advice) -> String {
         "#", "action", "prob", "score", "shan", "ukeire", "tiles"
     ));
     for (i, r) in advice.actions.iter().enumerate() {
-        let prob = r.probability.map_or("-".to_string(), |p| format!("{:.1}%", p * 100.0));
+        let prob = r
+            .probability
+            .map_or("-".to_string(), |p| format!("{:.1}%", p * 100.0));
         let (score, shan, uk, n) = match &r.discard {
             Some(d) => (
                 format!("{:.3}", d.value_score),
                 d.shanten_after.to_string(),
-                if d.ukeire_types.is_empty() { "-".to_string() } else { format!("{} ({})", d.ukeire_types, d.ukeire_type_count) },
+                if d.ukeire_types.is_empty() {
+                    "-".to_string()
+                } else {
+                    format!("{} ({})", d.ukeire_types, d.ukeire_type_count)
+                },
                 d.ukeire_tiles.to_string(),
             ),
             None => ("-".into(), "-".into(), "-".into(), "-".into()),
@@ -160,7 +179,9 @@ fn glyphs(mpsz: &str) -> String {
 pub fn run(args: Args) -> Result<()> {
     let (obs, legal) = if args.stdin_json {
         let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text).context("reading stdin")?;
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")?;
         from_json(&text)?
     } else {
         position(&args)?.to_observation()?

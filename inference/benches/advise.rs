@@ -18,7 +18,9 @@ struct Recorder<'a>(&'a std::cell::RefCell<Vec<(Observation, Vec<Action>)>>);
 
 impl Agent for Recorder<'_> {
     fn act(&mut self, obs: &Observation, legal: &LegalActions) -> Action {
-        self.0.borrow_mut().push((obs.clone(), legal.as_slice().to_vec()));
+        self.0
+            .borrow_mut()
+            .push((obs.clone(), legal.as_slice().to_vec()));
         EfficiencyBot.act(obs, legal)
     }
 }
@@ -28,8 +30,14 @@ fn positions(n: usize) -> Vec<(Observation, Vec<Action>)> {
     let mut seed = 0;
     while log.borrow().len() < n {
         seed += 1;
-        let rules = if seed % 2 == 0 { Rules::four_player() } else { Rules::sanma() };
-        let Ok(mut game) = Game::new(rules, seed) else { continue };
+        let rules = if seed % 2 == 0 {
+            Rules::four_player()
+        } else {
+            Rules::sanma()
+        };
+        let Ok(mut game) = Game::new(rules, seed) else {
+            continue;
+        };
         let mut agents: Vec<Recorder> = (0..4).map(|_| Recorder(&log)).collect();
         let _ = play_hand(&mut game, &mut agents);
     }
@@ -60,7 +68,12 @@ fn main() {
     let dir = std::env::temp_dir().join(format!("mahjong-advise-bench-{}", std::process::id()));
     let path = dir.join("bench.onnx");
     let w = Weights::random(cfg, 1).expect("weights");
-    export(&w, &Sidecar::new(cfg, "four-player", "bench", 0, "advise bench"), &path).expect("export");
+    export(
+        &w,
+        &Sidecar::new(cfg, "four-player", "bench", 0, "advise bench"),
+        &path,
+    )
+    .expect("export");
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     let model = Advisor::load(&path).expect("load");
     let eff = Advisor::efficiency_only();
@@ -71,15 +84,35 @@ fn main() {
     let rounds = 3;
     let (m50, m99, mmean) = percentiles(time(&model, &pos, rounds));
     let (e50, e99, emean) = percentiles(time(&eff, &pos, rounds));
-    let turn: Vec<_> = pos.iter().filter(|(_, l)| l.iter().any(|a| matches!(a, Action::Discard(_)))).cloned().collect();
+    let turn: Vec<_> = pos
+        .iter()
+        .filter(|(_, l)| l.iter().any(|a| matches!(a, Action::Discard(_))))
+        .cloned()
+        .collect();
     let (t50, t99, _) = percentiles(time(&model, &turn, rounds));
-    println!("advise latency over {} decision points x {rounds} rounds (µs):", pos.len());
+    println!(
+        "advise latency over {} decision points x {rounds} rounds (µs):",
+        pos.len()
+    );
     println!("  model {cfg:?} ({} parameters)", cfg.parameter_count());
     println!("  model advisor       p50 {m50:8.1}  p99 {m99:8.1}  mean {mmean:8.1}");
-    println!("  model, discard turns p50 {t50:7.1}  p99 {t99:8.1}  ({} points)", turn.len());
+    println!(
+        "  model, discard turns p50 {t50:7.1}  p99 {t99:8.1}  ({} points)",
+        turn.len()
+    );
     println!("  efficiency-only     p50 {e50:8.1}  p99 {e99:8.1}  mean {emean:8.1}");
-    println!("  ratio model/efficiency: p50 {:.2}x  p99 {:.2}x", m50 / e50, m99 / e99);
-    println!("  ONNX file size: {size} bytes ({:.1} KiB)", size as f64 / 1024.0);
-    println!("  goal p99 <= 1000 µs: {}", if m99 <= 1000.0 { "met" } else { "NOT met" });
+    println!(
+        "  ratio model/efficiency: p50 {:.2}x  p99 {:.2}x",
+        m50 / e50,
+        m99 / e99
+    );
+    println!(
+        "  ONNX file size: {size} bytes ({:.1} KiB)",
+        size as f64 / 1024.0
+    );
+    println!(
+        "  goal p99 <= 1000 µs: {}",
+        if m99 <= 1000.0 { "met" } else { "NOT met" }
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

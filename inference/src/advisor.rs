@@ -169,11 +169,17 @@ impl Advisor {
             source,
         })?;
         let sidecar = Sidecar::load(&sidecar_path)?;
-        let model_err = |detail: String| Error::Model { path: path.into(), detail };
+        let model_err = |detail: String| Error::Model {
+            path: path.into(),
+            detail,
+        };
         let plan = catch_unwind(AssertUnwindSafe(|| -> Result<Arc<Plan>> {
             let onnx = tract_onnx::onnx();
             let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| {
-                model_err(format!("not a valid ONNX file (corrupt or truncated?): {}", tract_err(e)))
+                model_err(format!(
+                    "not a valid ONNX file (corrupt or truncated?): {}",
+                    tract_err(e)
+                ))
             })?;
             if let Some(v) = proto
                 .metadata_props
@@ -199,16 +205,30 @@ impl Advisor {
             Ok(plan)
         }))
         .map_err(|_| model_err("the ONNX loader failed on this file (corrupt?)".into()))??;
-        let model = Model { plan, path: path.into(), sidecar };
-        let advisor = Advisor { model: Some(Arc::new(model)) };
+        let model = Model {
+            plan,
+            path: path.into(),
+            sidecar,
+        };
+        let advisor = Advisor {
+            model: Some(Arc::new(model)),
+        };
         // A probe run proves the graph has our input and output shapes.
-        let (logits, values) = advisor
-            .evaluate(&[0f32; ENCODED_LEN])
-            .map_err(|e| Error::Model { path: path.into(), detail: format!("not a policy model of the expected shape: {e}") })?;
+        let (logits, values) =
+            advisor
+                .evaluate(&[0f32; ENCODED_LEN])
+                .map_err(|e| Error::Model {
+                    path: path.into(),
+                    detail: format!("not a policy model of the expected shape: {e}"),
+                })?;
         if logits.len() != NUM_ACTIONS || values.len() != 1 {
             return Err(Error::Model {
                 path: path.into(),
-                detail: format!("outputs have {} logits and {} values", logits.len(), values.len()),
+                detail: format!(
+                    "outputs have {} logits and {} values",
+                    logits.len(),
+                    values.len()
+                ),
             });
         }
         Ok(advisor)
@@ -227,7 +247,10 @@ impl Advisor {
     /// What ranks the actions.
     pub fn source(&self) -> PolicySource {
         match &self.model {
-            Some(m) => PolicySource::Model { path: m.path.clone(), sidecar: m.sidecar.clone() },
+            Some(m) => PolicySource::Model {
+                path: m.path.clone(),
+                sidecar: m.sidecar.clone(),
+            },
             None => PolicySource::EfficiencyOnly,
         }
     }
@@ -247,11 +270,19 @@ impl Advisor {
         }
         let b = obs.len() / ENCODED_LEN;
         let run = || -> TractResult<(Vec<f32>, Vec<f32>)> {
-            let input = tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, TOKEN_FEATURES], obs)?;
+            let input =
+                tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, TOKEN_FEATURES], obs)?;
             let out = model.plan.run(tvec!(input.into()))?;
-            let logits = out.first().ok_or_else(|| TractError::msg("no logits output"))?;
-            let values = out.get(1).ok_or_else(|| TractError::msg("no value output"))?;
-            Ok((logits.try_as_plain_ram()?.as_slice::<f32>()?.to_vec(), values.try_as_plain_ram()?.as_slice::<f32>()?.to_vec()))
+            let logits = out
+                .first()
+                .ok_or_else(|| TractError::msg("no logits output"))?;
+            let values = out
+                .get(1)
+                .ok_or_else(|| TractError::msg("no value output"))?;
+            Ok((
+                logits.try_as_plain_ram()?.as_slice::<f32>()?.to_vec(),
+                values.try_as_plain_ram()?.as_slice::<f32>()?.to_vec(),
+            ))
         };
         let (logits, values) = catch_unwind(AssertUnwindSafe(run))
             .map_err(|_| Error::Inference("tract panicked".into()))?
@@ -286,8 +317,15 @@ impl Advisor {
             engine::shanten::NOT_APPLICABLE
         };
         let any_discard = legal.iter().any(|a| matches!(a, Action::Discard(_)));
-        let scores = any_discard
-            .then(|| value_scores(&obs.hand, melds.min(4), obs.rules.tile_set, forms, &obs.unseen));
+        let scores = any_discard.then(|| {
+            value_scores(
+                &obs.hand,
+                melds.min(4),
+                obs.rules.tile_set,
+                forms,
+                &obs.unseen,
+            )
+        });
         let mut actions: Vec<RankedAction> = legal
             .iter()
             .map(|&a| {

@@ -52,13 +52,21 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Io { path, action, source } => {
+            Error::Io {
+                path,
+                action,
+                source,
+            } => {
                 write!(f, "{action} {}: {source}", path.display())
             }
             Error::Sidecar { path, detail } => {
                 write!(f, "model sidecar {}: {detail}", path.display())
             }
-            Error::EncodingMismatch { source_name, model, engine } => write!(
+            Error::EncodingMismatch {
+                source_name,
+                model,
+                engine,
+            } => write!(
                 f,
                 "{source_name}: the model expects observation encoding version {model}, \
                  but this engine encodes version {engine}; re-export the model from a \

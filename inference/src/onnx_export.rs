@@ -94,7 +94,11 @@ impl Builder {
         let raw = data.iter().flat_map(|x| x.to_le_bytes()).collect();
         self.inits.push(pb::TensorProto {
             name: name.into(),
-            dims: if scalar { vec![] } else { vec![data.len() as i64] },
+            dims: if scalar {
+                vec![]
+            } else {
+                vec![data.len() as i64]
+            },
             data_type: INT64,
             raw_data: raw,
             ..Default::default()
@@ -103,7 +107,13 @@ impl Builder {
     }
 
     /// Adds a node with one output named after `hint`; returns the output name.
-    fn node(&mut self, op: &str, inputs: &[&str], attrs: Vec<pb::AttributeProto>, hint: &str) -> String {
+    fn node(
+        &mut self,
+        op: &str,
+        inputs: &[&str],
+        attrs: Vec<pb::AttributeProto>,
+        hint: &str,
+    ) -> String {
         self.counter += 1;
         let out = format!("{hint}/{op}_{}", self.counter);
         self.named_node(op, inputs, attrs, &out);
@@ -123,7 +133,14 @@ impl Builder {
 
     /// `x · Wᵀ + b` for the trainer's `[out, in]` weight `name.weight` (optionally only
     /// rows `rows` of it); the transposed weight becomes an `[in, out]` initializer.
-    fn linear(&mut self, w: &Weights, x: &str, name: &str, rows: Option<(usize, usize)>, tag: &str) -> Result<String> {
+    fn linear(
+        &mut self,
+        w: &Weights,
+        x: &str,
+        name: &str,
+        rows: Option<(usize, usize)>,
+        tag: &str,
+    ) -> Result<String> {
         let wt = w.get(&format!("{name}.weight"))?;
         let b = w.get(&format!("{name}.bias"))?;
         let (out_all, inp) = match wt.shape.as_slice() {
@@ -132,7 +149,9 @@ impl Builder {
         };
         let (r0, r1) = rows.unwrap_or((0, out_all));
         if r1 > out_all || r0 >= r1 {
-            return Err(Error::Weights(format!("{name}: rows {r0}..{r1} of {out_all}")));
+            return Err(Error::Weights(format!(
+                "{name}: rows {r0}..{r1} of {out_all}"
+            )));
         }
         let out = r1 - r0;
         let mut t = vec![0f32; inp * out];
@@ -208,7 +227,11 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     cfg.validate()?;
     let (t, d, heads) = (NUM_TOKENS, cfg.d_model, cfg.heads);
     let dh = d / heads;
-    let mut g = Builder { nodes: Vec::new(), inits: Vec::new(), counter: 0 };
+    let mut g = Builder {
+        nodes: Vec::new(),
+        inits: Vec::new(),
+        counter: 0,
+    };
 
     let consts = GeluConsts {
         sqrt2: g.f32_init("const.sqrt2", &[], &[std::f32::consts::SQRT_2]),
@@ -216,7 +239,11 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
         half: g.f32_init("const.half", &[], &[0.5]),
     };
     let scale = g.f32_init("const.sqrt_dh", &[], &[(dh as f32).sqrt()]);
-    let heads_shape = g.i64_init("const.shape_heads", &[-1, t as i64, heads as i64, dh as i64], false);
+    let heads_shape = g.i64_init(
+        "const.shape_heads",
+        &[-1, t as i64, heads as i64, dh as i64],
+        false,
+    );
     let merge_shape = g.i64_init("const.shape_merge", &[-1, t as i64, d as i64], false);
 
     // Input projection plus the learned token embedding.
@@ -233,14 +260,29 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
         for (j, tag) in [".q", ".k", ".v"].into_iter().enumerate() {
             let x = g.linear(weights, &a, &p("qkv"), Some((j * d, (j + 1) * d)), tag)?;
             let r = g.node("Reshape", &[&x, &heads_shape], vec![], &p("attn"));
-            qkv.push(g.node("Transpose", &[&r], vec![attr_ints("perm", &[0, 2, 1, 3])], &p("attn")));
+            qkv.push(g.node(
+                "Transpose",
+                &[&r],
+                vec![attr_ints("perm", &[0, 2, 1, 3])],
+                &p("attn"),
+            ));
         }
-        let kt = g.node("Transpose", &[&qkv[1]], vec![attr_ints("perm", &[0, 1, 3, 2])], &p("attn"));
+        let kt = g.node(
+            "Transpose",
+            &[&qkv[1]],
+            vec![attr_ints("perm", &[0, 1, 3, 2])],
+            &p("attn"),
+        );
         let s = g.node("MatMul", &[&qkv[0], &kt], vec![], &p("attn"));
         let s = g.node("Div", &[&s, &scale], vec![], &p("attn"));
         let s = g.node("Softmax", &[&s], vec![attr_int("axis", -1)], &p("attn"));
         let y = g.node("MatMul", &[&s, &qkv[2]], vec![], &p("attn"));
-        let y = g.node("Transpose", &[&y], vec![attr_ints("perm", &[0, 2, 1, 3])], &p("attn"));
+        let y = g.node(
+            "Transpose",
+            &[&y],
+            vec![attr_ints("perm", &[0, 2, 1, 3])],
+            &p("attn"),
+        );
         let y = g.node("Reshape", &[&y, &merge_shape], vec![], &p("attn"));
         let y = g.linear(weights, &y, &p("proj"), None, "")?;
         h = g.node("Add", &[&h, &y], vec![], &p("residual1"));
@@ -258,15 +300,29 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     let axes = g.i64_init("const.axis1", &[1], false);
     let tiles = g.node("Slice", &[&h, &starts, &ends, &axes], vec![], "tiles");
     let tl = g.linear(weights, &tiles, "tile_head", None, "")?;
-    let tl = g.node("Transpose", &[&tl], vec![attr_ints("perm", &[0, 2, 1])], "tile_head");
-    let tile_shape = g.i64_init("const.shape_tile_logits", &[-1, (TILE_ACTIONS * NUM_TILE_TOKENS) as i64], false);
+    let tl = g.node(
+        "Transpose",
+        &[&tl],
+        vec![attr_ints("perm", &[0, 2, 1])],
+        "tile_head",
+    );
+    let tile_shape = g.i64_init(
+        "const.shape_tile_logits",
+        &[-1, (TILE_ACTIONS * NUM_TILE_TOKENS) as i64],
+        false,
+    );
     let tl = g.node("Reshape", &[&tl, &tile_shape], vec![], "tile_head");
 
     // The global token → call head and critic.
     let gi = g.i64_init("const.global_token", &[NUM_TILE_TOKENS as i64], true);
     let global = g.node("Gather", &[&h, &gi], vec![attr_int("axis", 1)], "global");
     let cl = g.linear(weights, &global, "call_head", None, "")?;
-    g.named_node("Concat", &[&tl, &cl], vec![attr_int("axis", 1)], OUTPUT_LOGITS);
+    g.named_node(
+        "Concat",
+        &[&tl, &cl],
+        vec![attr_int("axis", 1)],
+        OUTPUT_LOGITS,
+    );
     let v = g.linear(weights, &global, "value1", None, "")?;
     let v = g.gelu(&v, "value_gelu", &consts);
     let v = g.linear(weights, &v, "value2", None, "")?;
@@ -290,14 +346,20 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     };
     Ok(pb::ModelProto {
         ir_version: IR_VERSION,
-        opset_import: vec![pb::OperatorSetIdProto { domain: String::new(), version: OPSET }],
+        opset_import: vec![pb::OperatorSetIdProto {
+            domain: String::new(),
+            version: OPSET,
+        }],
         producer_name: "mahjong-inference".into(),
         producer_version: env!("CARGO_PKG_VERSION").into(),
         model_version: 1,
         graph: Some(graph),
         metadata_props: metadata
             .iter()
-            .map(|(k, v)| pb::StringStringEntryProto { key: k.clone(), value: v.clone() })
+            .map(|(k, v)| pb::StringStringEntryProto {
+                key: k.clone(),
+                value: v.clone(),
+            })
             .collect(),
         ..Default::default()
     })
@@ -327,10 +389,16 @@ pub fn export(weights: &Weights, sidecar: &Sidecar, path: &Path) -> Result<()> {
     }
     let bytes = to_onnx_bytes(weights, &sidecar.metadata())?;
     if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)
-            .map_err(|source| Error::Io { path: dir.into(), action: "creating", source })?;
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.into(),
+            action: "creating",
+            source,
+        })?;
     }
-    std::fs::write(path, bytes)
-        .map_err(|source| Error::Io { path: path.into(), action: "writing", source })?;
+    std::fs::write(path, bytes).map_err(|source| Error::Io {
+        path: path.into(),
+        action: "writing",
+        source,
+    })?;
     sidecar.save(&Sidecar::path_for(path))
 }

@@ -127,8 +127,13 @@ fn parse_tile(s: &str, rules: &Rules, what: &str) -> Result<Tile> {
     .map_err(|e| perr(format!("{what} {s:?}: {e}")))?;
     match tiles.as_slice() {
         [t] if rules.tile_set.contains(*t) => Ok(*t),
-        [t] => Err(perr(format!("{what} {t} does not exist in {}", rules.tile_set.name()))),
-        _ => Err(perr(format!("{what} {s:?} must be exactly one tile (like 5p)"))),
+        [t] => Err(perr(format!(
+            "{what} {t} does not exist in {}",
+            rules.tile_set.name()
+        ))),
+        _ => Err(perr(format!(
+            "{what} {s:?} must be exactly one tile (like 5p)"
+        ))),
     }
 }
 
@@ -160,9 +165,14 @@ pub fn parse_meld(s: &str, seat: u8, rules: &Rules) -> Result<Meld> {
         })
         .map_err(|e| perr(format!("meld {s:?}: {e}")))?;
         ts.sort();
-        let low = *ts.first().ok_or_else(|| perr(format!("meld {s:?}: no tile")))?;
+        let low = *ts
+            .first()
+            .ok_or_else(|| perr(format!("meld {s:?}: no tile")))?;
         let ok_seq = |low: Tile| !low.is_honor() && low.number() <= 7;
-        let consecutive = ts.iter().enumerate().all(|(i, t)| t.index() == low.index() + i);
+        let consecutive = ts
+            .iter()
+            .enumerate()
+            .all(|(i, t)| t.index() == low.index() + i);
         if !(ok_seq(low) && (ts.len() == 1 || (ts.len() == 3 && consecutive))) {
             return Err(perr(format!(
                 "meld {s:?}: a chi is a number sequence, given by its lowest tile (chi:3m) or all three (chi:345m)"
@@ -183,13 +193,21 @@ pub fn parse_meld(s: &str, seat: u8, rules: &Rules) -> Result<Meld> {
         MeldKind::Chi => (Some(left), Some(tile)),
         _ => (Some(other), Some(tile)),
     };
-    Ok(Meld { kind, tile, from, claimed })
+    Ok(Meld {
+        kind,
+        tile,
+        from,
+        claimed,
+    })
 }
 
 fn rules_for(name: Option<&str>) -> Result<Rules> {
     let name = name.unwrap_or("four-player");
-    Rules::preset(name)
-        .ok_or_else(|| perr(format!("unknown rules preset {name:?} (four-player, sanma)")))
+    Rules::preset(name).ok_or_else(|| {
+        perr(format!(
+            "unknown rules preset {name:?} (four-player, sanma)"
+        ))
+    })
 }
 
 /// The last tile written in an mpsz string.
@@ -216,7 +234,9 @@ impl Position {
             )));
         }
         if self.melds.len() > players as usize || self.discards.len() > players as usize {
-            return Err(perr(format!("melds/discards list more than {players} seats")));
+            return Err(perr(format!(
+                "melds/discards list more than {players} seats"
+            )));
         }
         let hand = parse_counts(&self.hand, rules.tile_set)
             .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
@@ -233,8 +253,16 @@ impl Position {
         for (seat, text) in self.discards.iter().enumerate() {
             let mut err = None;
             parse_each(text, |tile| {
-                if discards[seat].push(Discard { tile, claimed: false }).is_err() {
-                    err = Some(perr(format!("seat {seat}: more than {DISCARD_CAP} discards")));
+                if discards[seat]
+                    .push(Discard {
+                        tile,
+                        claimed: false,
+                    })
+                    .is_err()
+                {
+                    err = Some(perr(format!(
+                        "seat {seat}: more than {DISCARD_CAP} discards"
+                    )));
                 }
                 Ok(())
             })
@@ -242,8 +270,14 @@ impl Position {
             if let Some(e) = err {
                 return Err(e);
             }
-            if let Some(d) = discards[seat].iter().find(|d| !rules.tile_set.contains(d.tile)) {
-                return Err(perr(format!("discard {} of seat {seat} is not in the tile set", d.tile)));
+            if let Some(d) = discards[seat]
+                .iter()
+                .find(|d| !rules.tile_set.contains(d.tile))
+            {
+                return Err(perr(format!(
+                    "discard {} of seat {seat} is not in the tile set",
+                    d.tile
+                )));
             }
         }
         let pending = match &self.claim {
@@ -255,7 +289,11 @@ impl Position {
                         c.from
                     )));
                 }
-                Some(PendingClaim { tile, from: c.from, added_kan: c.added_kan })
+                Some(PendingClaim {
+                    tile,
+                    from: c.from,
+                    added_kan: c.added_kan,
+                })
             }
             None => None,
         };
@@ -264,8 +302,11 @@ impl Position {
         if let Some(p) = pending.filter(|p| !p.added_kan) {
             let row = &mut discards[p.from as usize];
             if row.last().map(|d| d.tile) != Some(p.tile) {
-                row.push(Discard { tile: p.tile, claimed: false })
-                    .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
+                row.push(Discard {
+                    tile: p.tile,
+                    claimed: false,
+                })
+                .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
             }
         }
         let own_melds = melds[self.seat as usize].len();
@@ -275,7 +316,11 @@ impl Position {
             return Err(perr(format!(
                 "hand {:?} has {tiles} tiles; with {own_melds} meld(s) {} needs {expected}",
                 self.hand,
-                if pending.is_some() { "answering a claim" } else { "a turn" }
+                if pending.is_some() {
+                    "answering a claim"
+                } else {
+                    "a turn"
+                }
             )));
         }
         let drawn = if pending.is_some() || self.after_call {
@@ -350,7 +395,11 @@ impl Position {
             seat: self.seat,
             dealer: self.dealer,
             hand_number: self.hand_number,
-            phase: if pending.is_some() { Phase::Claim } else { Phase::Turn },
+            phase: if pending.is_some() {
+                Phase::Claim
+            } else {
+                Phase::Turn
+            },
             turn: pending.map_or(self.seat, |p| p.from),
             hand,
             drawn,
@@ -387,7 +436,9 @@ pub fn from_json(text: &str) -> Result<(Observation, Vec<Action>)> {
                     .first()
                     .ok_or_else(|| perr("record: no seat has a decision at its end"))?,
             };
-            let obs = game.observation(seat).map_err(|e| perr(format!("record seat {seat}: {e}")))?;
+            let obs = game
+                .observation(seat)
+                .map_err(|e| perr(format!("record seat {seat}: {e}")))?;
             Ok((obs, game.legal_actions(seat).as_slice().to_vec()))
         }
     }

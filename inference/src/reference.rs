@@ -27,7 +27,10 @@ fn linear(x: &[f32], rows: usize, w: &Weights, name: &str) -> Result<Vec<f32>> {
         s => return Err(Error::Weights(format!("{name}.weight has shape {s:?}"))),
     };
     if x.len() != rows * inp {
-        return Err(Error::Inference(format!("{name}: input of {} values", x.len())));
+        return Err(Error::Inference(format!(
+            "{name}: input of {} values",
+            x.len()
+        )));
     }
     let mut y = vec![0f32; rows * out];
     for r in 0..rows {
@@ -68,7 +71,8 @@ pub fn gelu(x: f32) -> f32 {
 fn attention(qkv: &[f32], t: usize, d: usize, heads: usize) -> Vec<f32> {
     let dh = d / heads;
     let scale = (dh as f64).sqrt();
-    let at = |tok: usize, which: usize, h: usize, i: usize| qkv[tok * 3 * d + which * d + h * dh + i];
+    let at =
+        |tok: usize, which: usize, h: usize, i: usize| qkv[tok * 3 * d + which * d + h * dh + i];
     let mut y = vec![0f32; t * d];
     for h in 0..heads {
         for qi in 0..t {

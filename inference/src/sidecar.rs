@@ -78,10 +78,16 @@ impl Sidecar {
     pub fn metadata(&self) -> Vec<(String, String)> {
         vec![
             ("mahjong.format".into(), self.format.clone()),
-            ("mahjong.encoding_version".into(), self.encoding_version.to_string()),
+            (
+                "mahjong.encoding_version".into(),
+                self.encoding_version.to_string(),
+            ),
             ("mahjong.rules".into(), self.rules.clone()),
             ("mahjong.run_id".into(), self.run_id.clone()),
-            ("mahjong.parameter_version".into(), self.parameter_version.to_string()),
+            (
+                "mahjong.parameter_version".into(),
+                self.parameter_version.to_string(),
+            ),
             ("mahjong.created_by".into(), self.created_by.clone()),
         ]
     }
@@ -104,7 +110,10 @@ impl Sidecar {
                 detail: format!("format {:?}, expected {SIDECAR_FORMAT:?}", s.format),
             });
         }
-        s.model.validate().map_err(|e| Error::Sidecar { path: path.into(), detail: e.to_string() })?;
+        s.model.validate().map_err(|e| Error::Sidecar {
+            path: path.into(),
+            detail: e.to_string(),
+        })?;
         Ok(s)
     }
 
@@ -136,7 +145,10 @@ impl Sidecar {
 
     /// Writes `path` as pretty JSON.
     pub fn save(&self, path: &Path) -> Result<()> {
-        std::fs::write(path, self.to_json() + "\n")
-            .map_err(|source| Error::Io { path: path.into(), action: "writing", source })
+        std::fs::write(path, self.to_json() + "\n").map_err(|source| Error::Io {
+            path: path.into(),
+            action: "writing",
+            source,
+        })
     }
 }

@@ -37,7 +37,12 @@ pub struct ModelConfig {
 impl Default for ModelConfig {
     /// The trainer's default shape: 2 layers, width 64, 4 heads, feed-forward 128.
     fn default() -> Self {
-        ModelConfig { layers: 2, d_model: 64, heads: 4, ff: 128 }
+        ModelConfig {
+            layers: 2,
+            d_model: 64,
+            heads: 4,
+            ff: 128,
+        }
     }
 }
 
@@ -45,7 +50,9 @@ impl ModelConfig {
     /// Checks that the shape is buildable (positive sizes, heads divide the width).
     pub fn validate(&self) -> Result<()> {
         if self.d_model == 0 || self.heads == 0 || self.ff == 0 {
-            return Err(Error::Weights(format!("model sizes must be positive: {self:?}")));
+            return Err(Error::Weights(format!(
+                "model sizes must be positive: {self:?}"
+            )));
         }
         if self.d_model % self.heads != 0 {
             return Err(Error::Weights(format!(
@@ -100,7 +107,10 @@ impl ModelConfig {
 
     /// Number of scalar parameters.
     pub fn parameter_count(&self) -> usize {
-        self.parameter_shapes().iter().map(|(_, s)| s.iter().product::<usize>()).sum()
+        self.parameter_shapes()
+            .iter()
+            .map(|(_, s)| s.iter().product::<usize>())
+            .sum()
     }
 }
 
@@ -149,15 +159,24 @@ impl Weights {
                 )));
             }
             if let Some(i) = t.data.iter().position(|x| !x.is_finite()) {
-                return Err(Error::Weights(format!("tensor {name:?}: value {i} is not finite")));
+                return Err(Error::Weights(format!(
+                    "tensor {name:?}: value {i} is not finite"
+                )));
             }
         }
-        if let Some(extra) = tensors.keys().find(|k| !expected.iter().any(|(n, _)| n == *k)) {
+        if let Some(extra) = tensors
+            .keys()
+            .find(|k| !expected.iter().any(|(n, _)| n == *k))
+        {
             return Err(Error::Weights(format!(
                 "unexpected tensor {extra:?} for model {config:?}"
             )));
         }
-        Ok(Weights { config, encoding_version, tensors })
+        Ok(Weights {
+            config,
+            encoding_version,
+            tensors,
+        })
     }
 
     /// Randomly initialised weights, a pure function of `(config, seed)`: linear
@@ -168,7 +187,9 @@ impl Weights {
         config.validate()?;
         let mut rng = Rng::new(seed);
         let mut uniform = |n: usize, scale: f32, offset: f32| -> Vec<f32> {
-            (0..n).map(|_| offset + scale * (2.0 * rng.next_f32() - 1.0)).collect()
+            (0..n)
+                .map(|_| offset + scale * (2.0 * rng.next_f32() - 1.0))
+                .collect()
         };
         let mut tensors = Vec::new();
         for (name, shape) in config.parameter_shapes() {
@@ -221,7 +242,12 @@ mod tests {
 
     #[test]
     fn validation() {
-        let cfg = ModelConfig { layers: 1, d_model: 8, heads: 2, ff: 16 };
+        let cfg = ModelConfig {
+            layers: 1,
+            d_model: 8,
+            heads: 2,
+            ff: 16,
+        };
         let w = Weights::random(cfg, 1).unwrap();
         assert_eq!(w.tensors().len(), 13 + 12);
         let n: usize = w.tensors().values().map(|t| t.data.len()).sum();
@@ -233,9 +259,22 @@ mod tests {
         bad.get_mut("input.bias").unwrap().data[0] = f32::NAN;
         assert!(Weights::new(cfg, 1, bad).is_err());
         let mut extra = w.tensors().clone();
-        extra.insert("x".into(), Tensor { shape: vec![1], data: vec![0.0] });
+        extra.insert(
+            "x".into(),
+            Tensor {
+                shape: vec![1],
+                data: vec![0.0],
+            },
+        );
         assert!(Weights::new(cfg, 1, extra).is_err());
-        assert!(ModelConfig { layers: 1, d_model: 10, heads: 4, ff: 1 }.validate().is_err());
+        assert!(ModelConfig {
+            layers: 1,
+            d_model: 10,
+            heads: 4,
+            ff: 1
+        }
+        .validate()
+        .is_err());
         assert_eq!(Weights::random(cfg, 1).unwrap(), w);
     }
 }

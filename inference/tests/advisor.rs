@@ -10,12 +10,22 @@ use inference::legal::legal_actions;
 use inference::onnx_export::export;
 use inference::{Advisor, Error, ModelConfig, PolicySource, Sidecar, Weights};
 
-const CFG: ModelConfig = ModelConfig { layers: 1, d_model: 16, heads: 2, ff: 32 };
+const CFG: ModelConfig = ModelConfig {
+    layers: 1,
+    d_model: 16,
+    heads: 2,
+    ff: 32,
+};
 
 fn export_to(dir: &Path, seed: u64) -> std::path::PathBuf {
     let path = dir.join("m.onnx");
     let w = Weights::random(CFG, seed).unwrap();
-    export(&w, &Sidecar::new(CFG, "sanma", "run-x", 42, "advisor test"), &path).unwrap();
+    export(
+        &w,
+        &Sidecar::new(CFG, "sanma", "run-x", 42, "advisor test"),
+        &path,
+    )
+    .unwrap();
     path
 }
 
@@ -26,7 +36,10 @@ fn advisor_is_send_sync_and_shareable() {
     let dir = common::scratch("threads");
     let advisor = Advisor::load(&export_to(&dir, 1)).unwrap();
     let obs = common::self_play(64);
-    let expected: Vec<_> = obs.iter().map(|(o, l)| advisor.advise_with_legal(o, l).unwrap()).collect();
+    let expected: Vec<_> = obs
+        .iter()
+        .map(|(o, l)| advisor.advise_with_legal(o, l).unwrap())
+        .collect();
     std::thread::scope(|s| {
         for t in 0..4 {
             let (advisor, obs, expected) = (advisor.clone(), &obs, &expected);
@@ -50,7 +63,10 @@ fn sidecar_round_trips() {
     assert_eq!(advisor.sidecar(), Some(&s));
     assert!(Sidecar::from_json("{}", &path).is_err());
     let other = s.to_json().replace("mahjong-policy/1", "other/9");
-    assert!(matches!(Sidecar::from_json(&other, &path), Err(Error::Sidecar { .. })));
+    assert!(matches!(
+        Sidecar::from_json(&other, &path),
+        Err(Error::Sidecar { .. })
+    ));
 }
 
 #[test]
@@ -60,11 +76,24 @@ fn encoding_mismatch_is_refused() {
     let sc = Sidecar::path_for(&path);
     let text = std::fs::read_to_string(&sc).unwrap();
     let v = engine::encode::ENCODING_VERSION;
-    std::fs::write(&sc, text.replace(&format!("\"encoding_version\": {v}"), "\"encoding_version\": 999")).unwrap();
+    std::fs::write(
+        &sc,
+        text.replace(
+            &format!("\"encoding_version\": {v}"),
+            "\"encoding_version\": 999",
+        ),
+    )
+    .unwrap();
     let err = Advisor::load(&path).unwrap_err();
-    assert!(matches!(err, Error::EncodingMismatch { model: 999, .. }), "{err}");
+    assert!(
+        matches!(err, Error::EncodingMismatch { model: 999, .. }),
+        "{err}"
+    );
     let msg = err.to_string();
-    assert!(msg.contains("999") && msg.contains(&format!("version {v}")), "{msg}");
+    assert!(
+        msg.contains("999") && msg.contains(&format!("version {v}")),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -98,7 +127,10 @@ fn missing_corrupt_and_truncated_files_are_errors() {
     assert!(matches!(Advisor::load(&path), Err(Error::Sidecar { .. })));
     std::fs::remove_file(&sc).unwrap();
     let err = Advisor::load(&path).unwrap_err();
-    assert!(matches!(err, Error::Io { .. }) && err.to_string().contains("sidecar"), "{err}");
+    assert!(
+        matches!(err, Error::Io { .. }) && err.to_string().contains("sidecar"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -120,7 +152,11 @@ fn illegal_actions_get_zero_probability() {
         for w in advice.actions.windows(2) {
             assert!(w[0].probability >= w[1].probability);
         }
-        for r in advice.actions.iter().filter(|r| matches!(r.action, Action::Discard(_))) {
+        for r in advice
+            .actions
+            .iter()
+            .filter(|r| matches!(r.action, Action::Discard(_)))
+        {
             let d = r.discard.as_ref().unwrap();
             assert!((0.0..=1.0).contains(&d.value_score));
             assert_eq!(d.ukeire_type_count, d.ukeire_mask.count_ones());

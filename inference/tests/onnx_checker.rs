@@ -27,16 +27,31 @@ fn onnx_checker_accepts_the_export() {
     let dir = common::scratch("checker");
     let mut paths = Vec::new();
     for (i, cfg) in [
-        ModelConfig { layers: 1, d_model: 32, heads: 4, ff: 64 },
+        ModelConfig {
+            layers: 1,
+            d_model: 32,
+            heads: 4,
+            ff: 64,
+        },
         ModelConfig::default(),
-        ModelConfig { layers: 0, d_model: 8, heads: 1, ff: 8 },
+        ModelConfig {
+            layers: 0,
+            d_model: 8,
+            heads: 1,
+            ff: 8,
+        },
     ]
     .into_iter()
     .enumerate()
     {
         let path = dir.join(format!("m{i}.onnx"));
         let w = Weights::random(cfg, i as u64).unwrap();
-        export(&w, &Sidecar::new(cfg, "four-player", "checker", 0, "checker test"), &path).unwrap();
+        export(
+            &w,
+            &Sidecar::new(cfg, "four-player", "checker", 0, "checker test"),
+            &path,
+        )
+        .unwrap();
         paths.push(path);
     }
     let out = Command::new(&python)
@@ -44,8 +59,12 @@ fn onnx_checker_accepts_the_export() {
         .args(&paths)
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     println!("{text}");
     assert!(out.status.success(), "{text}");
-    assert!(text.contains("obs['B', 35, 36] -> logits['B', 141], value['B']"), "{text}");
+    assert!(
+        text.contains("obs['B', 35, 36] -> logits['B', 141], value['B']"),
+        "{text}"
+    );
 }

@@ -11,7 +11,10 @@ fn tile(s: &str) -> Tile {
 
 #[test]
 fn a_turn_position() {
-    let p = Position { hand: "123m456p789s1122z3z".into(), ..Default::default() };
+    let p = Position {
+        hand: "123m456p789s1122z3z".into(),
+        ..Default::default()
+    };
     let (obs, legal) = p.to_observation().unwrap();
     assert_eq!(obs.phase, Phase::Turn);
     assert_eq!(obs.drawn, Some(tile("3z")));
@@ -49,10 +52,22 @@ fn bad_positions_say_why() {
         (r#"{"hand": "123x"}"#, "hand"),
         (r#"{"hand": "123m"}"#, "tiles"),
         (r#"{"hand": "11111m456p789s111z"}"#, "four copies"),
-        (r#"{"hand": "123m456p789s1122z3z", "rules": "riichi"}"#, "preset"),
-        (r#"{"hand": "123m456p789s1122z3z", "drawn": "9m"}"#, "not in the hand"),
-        (r#"{"hand": "123m456p789s1122z3z", "discards": ["1z1z1z"]}"#, "copies of 1z"),
-        (r#"{"hand": "123m456p789s11z", "melds": ["pan:5p"]}"#, "unknown kind"),
+        (
+            r#"{"hand": "123m456p789s1122z3z", "rules": "riichi"}"#,
+            "preset",
+        ),
+        (
+            r#"{"hand": "123m456p789s1122z3z", "drawn": "9m"}"#,
+            "not in the hand",
+        ),
+        (
+            r#"{"hand": "123m456p789s1122z3z", "discards": ["1z1z1z"]}"#,
+            "copies of 1z",
+        ),
+        (
+            r#"{"hand": "123m456p789s11z", "melds": ["pan:5p"]}"#,
+            "unknown kind",
+        ),
         (r#"{"hand": "1m", "bogus": 1}"#, "JSON"),
         ("not json", "JSON"),
     ];

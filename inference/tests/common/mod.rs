@@ -13,7 +13,9 @@ struct Recorder<'a> {
 
 impl Agent for Recorder<'_> {
     fn act(&mut self, obs: &Observation, legal: &LegalActions) -> Action {
-        self.log.borrow_mut().push((obs.clone(), legal.as_slice().to_vec()));
+        self.log
+            .borrow_mut()
+            .push((obs.clone(), legal.as_slice().to_vec()));
         match &mut self.random {
             Some(r) => r.act(obs, legal),
             None => EfficiencyBot.act(obs, legal),
@@ -28,7 +30,11 @@ pub fn self_play(n: usize) -> Vec<(Observation, Vec<Action>)> {
     let mut seed = 0u64;
     while log.borrow().len() < n {
         seed += 1;
-        let rules = if seed % 2 == 0 { Rules::four_player() } else { Rules::sanma() };
+        let rules = if seed % 2 == 0 {
+            Rules::four_player()
+        } else {
+            Rules::sanma()
+        };
         let mut game = Game::new(rules, seed).expect("game");
         let mut agents: Vec<Recorder> = (0..4u64)
             .map(|i| Recorder {
