@@ -14,6 +14,8 @@
 //! The crate exists so that tract stays out of the `no_std` engine and so that
 //! `advise`, servers and boards never need libtorch.
 
+#![warn(missing_docs)]
+
 pub mod advisor;
 pub mod error;
 pub mod legal;

@@ -105,7 +105,7 @@ pub enum JsonInput {
     /// A recorded hand and the seat to advise.
     Record {
         /// The record.
-        record: HandRecord,
+        record: Box<HandRecord>,
         /// The seat (default: the first seat awaited).
         #[serde(default)]
         seat: Option<u8>,
