@@ -1,6 +1,7 @@
 //! `host-trainer`: the host command-line tool. Each subcommand lives in its own module.
 use clap::{Parser, Subcommand};
 
+mod advise_cmd;
 mod arena_cmd;
 mod shanten_cmd;
 #[cfg(feature = "train")]
@@ -23,6 +24,8 @@ enum Command {
     /// Trains the policy by self-play PPO with efficiency guidance (needs the `train` feature).
     #[cfg(feature = "train")]
     Train(Box<host_trainer::train::TrainConfig>),
+    /// Ranks the legal actions of a position: policy probability, value, efficiency facts.
+    Advise(advise_cmd::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -32,5 +35,6 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => arena_cmd::run(args),
         #[cfg(feature = "train")]
         Command::Train(cfg) => train_cmd::run(*cfg),
+        Command::Advise(args) => advise_cmd::run(args),
     }
 }

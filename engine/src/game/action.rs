@@ -183,6 +183,18 @@ impl LegalActions {
     }
 }
 
+/// Builds a legal set from a list (duplicates are ignored), e.g. for front-ends that
+/// derive the legal actions of a position without a `Game`.
+impl FromIterator<Action> for LegalActions {
+    fn from_iter<I: IntoIterator<Item = Action>>(iter: I) -> Self {
+        let mut out = LegalActions::new();
+        for a in iter {
+            out.push(a);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,200 @@
+//! `host-trainer advise`: ranks every legal action of a position with the learned policy
+//! (an ONNX model run by tract, no libtorch) or, without a model, with the engine's
+//! efficiency evaluator.
+//!
+//! Input is a compact position (`--hand` and friends, unseen counts derived from what
+//! is visible) or, with `--stdin-json`, a JSON position or `{"record": …, "seat": …}`
+//! document (format: `inference::position`). Output is a table (Unicode tiles and mpsz)
+//! or, with `--json`, the `inference::Advice` as JSON.
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use inference::position::{from_json, per_seat, rules_preset, ClaimSpec, Position};
+use inference::{Advice, Advisor};
+
+/// The model used when `--model` is not given and the file exists.
+const DEFAULT_MODEL: &str = "models/default.onnx";
+
+/// Arguments of `host-trainer advise`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The observer's closed hand in mpsz, drawn tile included (e.g. `123m456p789s1122z3z`).
+    #[arg(
+        long,
+        required_unless_present = "stdin_json",
+        conflicts_with = "stdin_json"
+    )]
+    pub hand: Option<String>,
+    /// Melds: `pon:5p,kan:1z` for the observer, `seat1:chi:345m;seat2:pon:7z` for others
+    /// (kinds chi, pon, kan, ckan = closed kan, akan = added kan).
+    #[arg(long, default_value = "")]
+    pub melds: String,
+    /// Discards per seat in play order: `seat0:19m2z;seat1:5p` (no prefix = the observer).
+    #[arg(long, default_value = "")]
+    pub discards: String,
+    /// The observing seat.
+    #[arg(long, default_value_t = 0)]
+    pub seat: u8,
+    /// The dealer seat.
+    #[arg(long, default_value_t = 0)]
+    pub dealer: u8,
+    /// Rules preset: `four-player` or `sanma`.
+    #[arg(long, default_value = "four-player")]
+    pub rules: String,
+    /// The tile just drawn (default: the last tile written in `--hand`).
+    #[arg(long)]
+    pub drawn: Option<String>,
+    /// On turn after a pon or chi (no drawn tile: only discards).
+    #[arg(long)]
+    pub after_call: bool,
+    /// Answer a claim window on this discarded tile (e.g. `4m`); needs `--from`.
+    #[arg(long, requires = "from")]
+    pub claim: Option<String>,
+    /// The seat that discarded the `--claim` tile.
+    #[arg(long)]
+    pub from: Option<u8>,
+    /// Read a JSON position or game record from stdin instead.
+    #[arg(long)]
+    pub stdin_json: bool,
+    /// The ONNX model (its sidecar `NAME.json` next to it); default `models/default.onnx`
+    /// if present, else efficiency-only.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Print the advice as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn position(args: &Args) -> Result<Position> {
+    let rules = rules_preset(&args.rules)?;
+    let hand = args.hand.clone().context("--hand is required")?;
+    Ok(Position {
+        rules: Some(args.rules.clone()),
+        seat: args.seat,
+        dealer: args.dealer,
+        hand,
+        drawn: args.drawn.clone(),
+        after_call: args.after_call,
+        melds: per_seat(&args.melds, rules.players, args.seat, "melds")?,
+        discards: per_seat(&args.discards, rules.players, args.seat, "discards")?,
+        claim: match (&args.claim, args.from) {
+            (Some(tile), Some(from)) => Some(ClaimSpec {
+                tile: tile.clone(),
+                from,
+                added_kan: false,
+            }),
+            (None, _) => None,
+            (Some(_), None) => bail!("--claim needs --from"),
+        },
+        scores: None,
+        hand_number: 0,
+        live_wall: None,
+    })
+}
+
+fn advisor(model: &Option<PathBuf>) -> Result<Advisor> {
+    match model {
+        Some(p) => Ok(Advisor::load(p)?),
+        None if std::path::Path::new(DEFAULT_MODEL).exists() => {
+            Ok(Advisor::load(DEFAULT_MODEL.as_ref())?)
+        }
+        None => {
+            eprintln!(
+                "note: no model ({DEFAULT_MODEL} not found, no --model): advice from the \
+                 efficiency evaluator only"
+            );
+            Ok(Advisor::efficiency_only())
+        }
+    }
+}
+
+fn label(r: &inference::RankedAction) -> String {
+    match (&r.tile, &r.glyph) {
+        (Some(t), Some(g)) => format!("{} {g} {t}", r.kind),
+        _ => r.kind.to_string(),
+    }
+}
+
+/// The readable table.
+pub fn table(advice: &Advice) -> String {
+    let mut s = String::new();
+    let glyphs = glyphs(&advice.hand);
+    s.push_str(&format!(
+        "hand   {glyphs}  {}  (shanten {})\n",
+        advice.hand, advice.shanten
+    ));
+    match advice.value {
+        Some(v) => s.push_str(&format!("value  {v:+.3}\n")),
+        None => s.push_str("value  -\n"),
+    }
+    s.push_str(&format!("source {}\n", advice.note));
+    s.push_str(&format!(
+        "{:>3}  {:<16} {:>7}  {:>7}  {:>5}  {:<16} {:>6}\n",
+        "#", "action", "prob", "score", "shan", "ukeire", "tiles"
+    ));
+    for (i, r) in advice.actions.iter().enumerate() {
+        let prob = r
+            .probability
+            .map_or("-".to_string(), |p| format!("{:.1}%", p * 100.0));
+        let (score, shan, uk, n) = match &r.discard {
+            Some(d) => (
+                format!("{:.3}", d.value_score),
+                d.shanten_after.to_string(),
+                if d.ukeire_types.is_empty() {
+                    "-".to_string()
+                } else {
+                    format!("{} ({})", d.ukeire_types, d.ukeire_type_count)
+                },
+                d.ukeire_tiles.to_string(),
+            ),
+            None => ("-".into(), "-".into(), "-".into(), "-".into()),
+        };
+        // Mahjong glyphs take two terminal columns.
+        let l = label(r);
+        let pad = 16usize.saturating_sub(l.chars().count() + r.glyph.is_some() as usize);
+        s.push_str(&format!(
+            "{:>3}  {l}{:pad$} {prob:>7}  {score:>7}  {shan:>5}  {uk:<16} {n:>6}\n",
+            i + 1,
+            ""
+        ));
+    }
+    s
+}
+
+/// mpsz → Unicode glyphs (invalid input is returned unchanged).
+fn glyphs(mpsz: &str) -> String {
+    let mut out = String::new();
+    match engine::notation::parse_each(mpsz, |t| {
+        out.push(t.glyph());
+        Ok(())
+    }) {
+        Ok(()) => out,
+        Err(_) => mpsz.to_string(),
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> Result<()> {
+    let (obs, legal) = if args.stdin_json {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .context("reading stdin")?;
+        from_json(&text)?
+    } else {
+        position(&args)?.to_observation()?
+    };
+    if legal.is_empty() {
+        bail!("the observing seat has no decision in this position");
+    }
+    let advisor = advisor(&args.model)?;
+    let advice = advisor.advise_with_legal(&obs, &legal)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&advice)?);
+    } else {
+        print!("{}", table(&advice));
+    }
+    Ok(())
+}

@@ -1,0 +1,152 @@
+//! Runs `host-trainer advise` as a process: efficiency-only, with a model, JSON on
+//! stdin, and bad input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use inference::onnx_export::export;
+use inference::{ModelConfig, Sidecar, Weights};
+
+fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+        .arg("advise")
+        .args(args)
+        // No models/default.onnx in the scratch directory: efficiency-only by default.
+        .current_dir(env!("CARGO_TARGET_TMPDIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn host-trainer");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.success(),
+    )
+}
+
+fn model() -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("advise_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.onnx");
+    let cfg = ModelConfig {
+        layers: 1,
+        d_model: 16,
+        heads: 2,
+        ff: 32,
+    };
+    let w = Weights::random(cfg, 5).unwrap();
+    export(
+        &w,
+        &Sidecar::new(cfg, "four-player", "cli-test", 3, "advise cli test"),
+        &path,
+    )
+    .unwrap();
+    path
+}
+
+#[test]
+fn efficiency_only_table() {
+    let (out, err, ok) = run(&["--hand", "123m456p789s1122z3z"], "");
+    assert!(ok, "{err}");
+    assert!(err.contains("efficiency evaluator only"), "{err}");
+    assert!(out.contains("123m456p789s11223z"), "{out}");
+    assert!(out.contains('🀇'), "{out}");
+    let first = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("1 "))
+        .unwrap();
+    assert!(
+        first.contains("discard") && first.contains("3z") && first.contains("12z (2)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn model_json_output() {
+    let m = model();
+    let (out, err, ok) = run(
+        &[
+            "--hand",
+            "23m456p789s11z",
+            "--melds",
+            "pon:5z",
+            "--discards",
+            "seat0:1m4m;seat1:9p",
+            "--seat",
+            "1",
+            "--claim",
+            "4m",
+            "--from",
+            "0",
+            "--model",
+            m.to_str().unwrap(),
+            "--json",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"]["kind"], "model");
+    assert!(v["value"].as_f64().is_some());
+    let acts = v["actions"].as_array().unwrap();
+    let kinds: Vec<&str> = acts.iter().map(|a| a["kind"].as_str().unwrap()).collect();
+    assert!(
+        kinds.contains(&"pass") && kinds.contains(&"chi") && kinds.contains(&"ron"),
+        "{kinds:?}"
+    );
+    let total: f64 = acts
+        .iter()
+        .map(|a| a["probability"].as_f64().unwrap())
+        .sum();
+    assert!((total - 1.0).abs() < 1e-4);
+}
+
+#[test]
+fn model_table_and_stdin_json() {
+    let m = model();
+    let (out, err, ok) = run(
+        &["--stdin-json", "--model", m.to_str().unwrap()],
+        r#"{"rules": "sanma", "hand": "19m123p456s77z1234z", "discards": ["9p"]}"#,
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("value  ") && out.contains('%'), "{out}");
+    assert!(!err.contains("efficiency evaluator only"));
+}
+
+#[test]
+fn bad_input_is_a_clear_error() {
+    for (args, stdin, want) in [
+        (vec!["--hand", "123x"], "", "unexpected character"),
+        (vec!["--hand", "123m"], "", "tiles"),
+        (
+            vec!["--hand", "123m456p789s1122z3z", "--rules", "riichi"],
+            "",
+            "preset",
+        ),
+        (vec!["--stdin-json"], "{", "JSON"),
+        (
+            vec![
+                "--hand",
+                "123m456p789s1122z3z",
+                "--model",
+                "/nonexistent/m.onnx",
+            ],
+            "",
+            "m.onnx",
+        ),
+    ] {
+        let (out, err, ok) = run(&args, stdin);
+        assert!(!ok, "{args:?} succeeded: {out}");
+        assert!(err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}

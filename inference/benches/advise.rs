@@ -1,0 +1,118 @@
+//! Advice latency: `cargo bench -p mahjong-inference --bench advise`.
+//!
+//! Exports a randomly initialised model of the trainer's default shape (2 layers,
+//! d_model 64, 4 heads, ff 128), loads it with tract, and times `advise` (encode +
+//! forward pass + masked softmax + efficiency facts) on decision points of seeded
+//! self-play, against the efficiency-only advisor in the same run. Prints p50/p99,
+//! their ratio and the ONNX file size.
+
+use std::time::Instant;
+
+use engine::bots::{play_hand, Agent, EfficiencyBot};
+use engine::game::{Action, Game, LegalActions, Observation};
+use engine::rules::Rules;
+use inference::onnx_export::export;
+use inference::{Advisor, ModelConfig, Sidecar, Weights};
+
+struct Recorder<'a>(&'a std::cell::RefCell<Vec<(Observation, Vec<Action>)>>);
+
+impl Agent for Recorder<'_> {
+    fn act(&mut self, obs: &Observation, legal: &LegalActions) -> Action {
+        self.0
+            .borrow_mut()
+            .push((obs.clone(), legal.as_slice().to_vec()));
+        EfficiencyBot.act(obs, legal)
+    }
+}
+
+fn positions(n: usize) -> Vec<(Observation, Vec<Action>)> {
+    let log = std::cell::RefCell::new(Vec::new());
+    let mut seed = 0;
+    while log.borrow().len() < n {
+        seed += 1;
+        let rules = if seed % 2 == 0 {
+            Rules::four_player()
+        } else {
+            Rules::sanma()
+        };
+        let Ok(mut game) = Game::new(rules, seed) else {
+            continue;
+        };
+        let mut agents: Vec<Recorder> = (0..4).map(|_| Recorder(&log)).collect();
+        let _ = play_hand(&mut game, &mut agents);
+    }
+    log.into_inner()
+}
+
+fn percentiles(mut v: Vec<f64>) -> (f64, f64, f64) {
+    v.sort_by(|a, b| a.total_cmp(b));
+    let at = |q: f64| v[((v.len() as f64 - 1.0) * q).round() as usize];
+    (at(0.5), at(0.99), v.iter().sum::<f64>() / v.len() as f64)
+}
+
+fn time(advisor: &Advisor, pos: &[(Observation, Vec<Action>)], rounds: usize) -> Vec<f64> {
+    let mut out = Vec::with_capacity(pos.len() * rounds);
+    for _ in 0..rounds {
+        for (o, l) in pos {
+            let t = Instant::now();
+            let a = advisor.advise_with_legal(o, l).expect("advice");
+            std::hint::black_box(a);
+            out.push(t.elapsed().as_secs_f64() * 1e6);
+        }
+    }
+    out
+}
+
+fn main() {
+    let cfg = ModelConfig::default();
+    let dir = std::env::temp_dir().join(format!("mahjong-advise-bench-{}", std::process::id()));
+    let path = dir.join("bench.onnx");
+    let w = Weights::random(cfg, 1).expect("weights");
+    export(
+        &w,
+        &Sidecar::new(cfg, "four-player", "bench", 0, "advise bench"),
+        &path,
+    )
+    .expect("export");
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    let model = Advisor::load(&path).expect("load");
+    let eff = Advisor::efficiency_only();
+    let pos = positions(1000);
+    // Warm-up, then interleave nothing: each advisor timed over the same positions.
+    time(&model, &pos[..100], 1);
+    time(&eff, &pos[..100], 1);
+    let rounds = 3;
+    let (m50, m99, mmean) = percentiles(time(&model, &pos, rounds));
+    let (e50, e99, emean) = percentiles(time(&eff, &pos, rounds));
+    let turn: Vec<_> = pos
+        .iter()
+        .filter(|(_, l)| l.iter().any(|a| matches!(a, Action::Discard(_))))
+        .cloned()
+        .collect();
+    let (t50, t99, _) = percentiles(time(&model, &turn, rounds));
+    println!(
+        "advise latency over {} decision points x {rounds} rounds (µs):",
+        pos.len()
+    );
+    println!("  model {cfg:?} ({} parameters)", cfg.parameter_count());
+    println!("  model advisor       p50 {m50:8.1}  p99 {m99:8.1}  mean {mmean:8.1}");
+    println!(
+        "  model, discard turns p50 {t50:7.1}  p99 {t99:8.1}  ({} points)",
+        turn.len()
+    );
+    println!("  efficiency-only     p50 {e50:8.1}  p99 {e99:8.1}  mean {emean:8.1}");
+    println!(
+        "  ratio model/efficiency: p50 {:.2}x  p99 {:.2}x",
+        m50 / e50,
+        m99 / e99
+    );
+    println!(
+        "  ONNX file size: {size} bytes ({:.1} KiB)",
+        size as f64 / 1024.0
+    );
+    println!(
+        "  goal p99 <= 1000 µs: {}",
+        if m99 <= 1000.0 { "met" } else { "NOT met" }
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,422 @@
+//! The [`Advisor`]: every legal action of a seat ranked, with the policy's probability,
+//! the critic's value and the efficiency facts of each discard.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use engine::bots::{Agent, EfficiencyBot};
+use engine::efficiency::value_scores;
+use engine::encode::{encode, ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
+use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
+use engine::notation::Counts;
+use engine::shanten::{min_shanten, Forms};
+use engine::tile::{Tile, NUM_TILE_TYPES};
+use serde::Serialize;
+use tract_onnx::prelude::*;
+
+use crate::error::{Error, Result};
+use crate::legal::legal_actions;
+use crate::reference::masked_softmax;
+use crate::sidecar::Sidecar;
+
+type Plan = TypedRunnableModel;
+
+/// What ranked the actions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PolicySource {
+    /// A learned policy loaded from an ONNX file.
+    Model {
+        /// The ONNX file.
+        path: PathBuf,
+        /// Its sidecar.
+        sidecar: Sidecar,
+    },
+    /// No model: the engine's efficiency evaluator (value scores, the efficiency bot's
+    /// choice first).
+    EfficiencyOnly,
+}
+
+/// Efficiency facts of one discard, from the seat's view (ukeire counted over the
+/// tiles it cannot see).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DiscardFacts {
+    /// Minimum shanten after the discard.
+    pub shanten_after: i8,
+    /// Tile types that would lower the shanten afterwards, as a bit mask over tile
+    /// indices.
+    pub ukeire_mask: u64,
+    /// The same types in mpsz notation (one copy each), e.g. `"14m25p"`.
+    pub ukeire_types: String,
+    /// Number of those types.
+    pub ukeire_type_count: u32,
+    /// Unseen copies of those types.
+    pub ukeire_tiles: u32,
+    /// The engine's value score in `[0, 1]` (1 = the best discards).
+    pub value_score: f32,
+}
+
+/// One legal action with its evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RankedAction {
+    /// The action.
+    pub action: Action,
+    /// Its index in the engine's action space.
+    pub index: usize,
+    /// Its kind: `discard`, `tsumo`, `closed_kan`, `added_kan`, `ron`, `pon`,
+    /// `open_kan`, `chi` or `pass`.
+    pub kind: &'static str,
+    /// The tile it concerns, in mpsz (`"5p"`; for chi the lowest tile), if any.
+    pub tile: Option<String>,
+    /// The tile's Unicode glyph, if any.
+    pub glyph: Option<String>,
+    /// Masked-softmax probability under the policy (`None` in efficiency-only mode).
+    pub probability: Option<f32>,
+    /// Efficiency facts, for discards.
+    pub discard: Option<DiscardFacts>,
+}
+
+/// The advice for one observation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Advice {
+    /// What ranked the actions.
+    pub source: PolicySource,
+    /// A human-readable note on the source (e.g. that no model was used).
+    pub note: String,
+    /// The critic's value estimate (`None` in efficiency-only mode).
+    pub value: Option<f32>,
+    /// Minimum shanten of the closed hand as it is now.
+    pub shanten: i8,
+    /// The closed hand in mpsz.
+    pub hand: String,
+    /// Every legal action, best first.
+    pub actions: Vec<RankedAction>,
+}
+
+impl Advice {
+    /// The top-ranked action, if any action is legal.
+    pub fn best(&self) -> Option<Action> {
+        self.actions.first().map(|a| a.action)
+    }
+}
+
+struct Model {
+    plan: Arc<Plan>,
+    path: PathBuf,
+    sidecar: Sidecar,
+}
+
+/// Ranks a seat's legal actions. Cheap to clone (the tract plan is shared in an
+/// `Arc`); `Send + Sync`, so one advisor serves many threads.
+#[derive(Clone)]
+pub struct Advisor {
+    model: Option<Arc<Model>>,
+}
+
+impl std::fmt::Debug for Advisor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.model {
+            Some(m) => write!(f, "Advisor(model {})", m.path.display()),
+            None => write!(f, "Advisor(efficiency only)"),
+        }
+    }
+}
+
+fn kind_and_tile(a: Action) -> (&'static str, Option<Tile>) {
+    match a {
+        Action::Discard(t) => ("discard", Some(t)),
+        Action::Tsumo => ("tsumo", None),
+        Action::ClosedKan(t) => ("closed_kan", Some(t)),
+        Action::AddedKan(t) => ("added_kan", Some(t)),
+        Action::Ron => ("ron", None),
+        Action::Pon => ("pon", None),
+        Action::OpenKan => ("open_kan", None),
+        Action::Chi(t) => ("chi", Some(t)),
+        Action::Pass => ("pass", None),
+    }
+}
+
+/// Tile types of a bit mask in mpsz, one copy each.
+pub fn mask_to_mpsz(mask: u64) -> String {
+    let mut counts = [0u8; NUM_TILE_TYPES];
+    for (i, c) in counts.iter_mut().enumerate() {
+        *c = ((mask >> i) & 1) as u8;
+    }
+    Counts(&counts).to_string()
+}
+
+fn tract_err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+impl Advisor {
+    /// An advisor without a model: discards are ranked by the engine's value scores
+    /// and the efficiency bot's choice comes first.
+    pub fn efficiency_only() -> Advisor {
+        Advisor { model: None }
+    }
+
+    /// Loads `path` (ONNX) and its sidecar `path` with extension `.json`, checks the
+    /// encoding version (sidecar and ONNX metadata) against the engine's, and builds
+    /// the optimised tract plan once. Missing, corrupt or truncated files and models of
+    /// another shape are errors, never panics.
+    pub fn load(path: &Path) -> Result<Advisor> {
+        let sidecar_path = Sidecar::path_for(path);
+        let bytes = std::fs::read(path).map_err(|source| Error::Io {
+            path: path.into(),
+            action: "reading the model",
+            source,
+        })?;
+        let sidecar = Sidecar::load(&sidecar_path)?;
+        let model_err = |detail: String| Error::Model {
+            path: path.into(),
+            detail,
+        };
+        let plan = catch_unwind(AssertUnwindSafe(|| -> Result<Arc<Plan>> {
+            let onnx = tract_onnx::onnx();
+            let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| {
+                model_err(format!(
+                    "not a valid ONNX file (corrupt or truncated?): {}",
+                    tract_err(e)
+                ))
+            })?;
+            if let Some(v) = proto
+                .metadata_props
+                .iter()
+                .find(|p| p.key == "mahjong.encoding_version")
+            {
+                let model: u32 = v.value.parse().map_err(|_| {
+                    model_err(format!("bad encoding_version metadata {:?}", v.value))
+                })?;
+                if model != engine::encode::ENCODING_VERSION {
+                    return Err(Error::EncodingMismatch {
+                        source_name: path.display().to_string(),
+                        model,
+                        engine: engine::encode::ENCODING_VERSION,
+                    });
+                }
+            }
+            let plan = onnx
+                .model_for_proto_model(&proto)
+                .and_then(|m| m.into_optimized())
+                .and_then(|m| m.into_runnable())
+                .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
+            Ok(plan)
+        }))
+        .map_err(|_| model_err("the ONNX loader failed on this file (corrupt?)".into()))??;
+        let model = Model {
+            plan,
+            path: path.into(),
+            sidecar,
+        };
+        let advisor = Advisor {
+            model: Some(Arc::new(model)),
+        };
+        // A probe run proves the graph has our input and output shapes.
+        let (logits, values) =
+            advisor
+                .evaluate(&[0f32; ENCODED_LEN])
+                .map_err(|e| Error::Model {
+                    path: path.into(),
+                    detail: format!("not a policy model of the expected shape: {e}"),
+                })?;
+        if logits.len() != NUM_ACTIONS || values.len() != 1 {
+            return Err(Error::Model {
+                path: path.into(),
+                detail: format!(
+                    "outputs have {} logits and {} values",
+                    logits.len(),
+                    values.len()
+                ),
+            });
+        }
+        Ok(advisor)
+    }
+
+    /// Whether a model is loaded.
+    pub fn has_model(&self) -> bool {
+        self.model.is_some()
+    }
+
+    /// The model's sidecar, if a model is loaded.
+    pub fn sidecar(&self) -> Option<&Sidecar> {
+        self.model.as_ref().map(|m| &m.sidecar)
+    }
+
+    /// What ranks the actions.
+    pub fn source(&self) -> PolicySource {
+        match &self.model {
+            Some(m) => PolicySource::Model {
+                path: m.path.clone(),
+                sidecar: m.sidecar.clone(),
+            },
+            None => PolicySource::EfficiencyOnly,
+        }
+    }
+
+    /// Raw outputs for a batch of flat encodings (`B · ENCODED_LEN` floats): logits
+    /// `[B · 141]` and values `[B]`. Errors in efficiency-only mode.
+    pub fn evaluate(&self, obs: &[f32]) -> Result<(Vec<f32>, Vec<f32>)> {
+        let model = self
+            .model
+            .as_ref()
+            .ok_or_else(|| Error::Inference("no model loaded (efficiency-only advisor)".into()))?;
+        if obs.is_empty() || obs.len() % ENCODED_LEN != 0 {
+            return Err(Error::Inference(format!(
+                "batch of {} floats is not a positive multiple of {ENCODED_LEN}",
+                obs.len()
+            )));
+        }
+        let b = obs.len() / ENCODED_LEN;
+        let run = || -> TractResult<(Vec<f32>, Vec<f32>)> {
+            let input =
+                tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, TOKEN_FEATURES], obs)?;
+            let out = model.plan.run(tvec!(input.into()))?;
+            let logits = out
+                .first()
+                .ok_or_else(|| TractError::msg("no logits output"))?;
+            let values = out
+                .get(1)
+                .ok_or_else(|| TractError::msg("no value output"))?;
+            Ok((
+                logits.try_as_plain_ram()?.as_slice::<f32>()?.to_vec(),
+                values.try_as_plain_ram()?.as_slice::<f32>()?.to_vec(),
+            ))
+        };
+        let (logits, values) = catch_unwind(AssertUnwindSafe(run))
+            .map_err(|_| Error::Inference("tract panicked".into()))?
+            .map_err(|e| Error::Inference(format!("{e:#}")))?;
+        if logits.len() != b * NUM_ACTIONS || values.len() != b {
+            return Err(Error::Inference(format!(
+                "model returned {} logits and {} values for a batch of {b}",
+                logits.len(),
+                values.len()
+            )));
+        }
+        Ok((logits, values))
+    }
+
+    /// Advice for `obs`, with the legal actions derived from the observation
+    /// ([`crate::legal::legal_actions`]).
+    pub fn advise(&self, obs: &Observation) -> Result<Advice> {
+        let legal = legal_actions(obs);
+        self.advise_with_legal(obs, &legal)
+    }
+
+    /// Advice for `obs` when the caller knows the legal actions (a game server:
+    /// `game.legal_actions(seat).as_slice()`).
+    pub fn advise_with_legal(&self, obs: &Observation, legal: &[Action]) -> Result<Advice> {
+        let s = obs.seat as usize;
+        let melds = obs.melds.get(s).map_or(0, |m| m.len() as u8);
+        let forms = Forms::from_rules(&obs.rules);
+        let tiles: u32 = obs.hand.iter().map(|&c| c as u32).sum();
+        let shanten = if tiles > 0 && tiles <= 14 {
+            min_shanten(&obs.hand, melds.min(4), obs.rules.tile_set, forms)
+        } else {
+            engine::shanten::NOT_APPLICABLE
+        };
+        let any_discard = legal.iter().any(|a| matches!(a, Action::Discard(_)));
+        let scores = any_discard.then(|| {
+            value_scores(
+                &obs.hand,
+                melds.min(4),
+                obs.rules.tile_set,
+                forms,
+                &obs.unseen,
+            )
+        });
+        let mut actions: Vec<RankedAction> = legal
+            .iter()
+            .map(|&a| {
+                let (kind, tile) = kind_and_tile(a);
+                let discard = match (a, &scores) {
+                    (Action::Discard(t), Some(v)) if v.held >> t.index() & 1 == 1 => {
+                        let k = t.index();
+                        Some(DiscardFacts {
+                            shanten_after: v.shanten_after[k],
+                            ukeire_mask: v.ukeire_types[k],
+                            ukeire_types: mask_to_mpsz(v.ukeire_types[k]),
+                            ukeire_type_count: v.ukeire_types[k].count_ones(),
+                            ukeire_tiles: v.ukeire_tiles[k] as u32,
+                            value_score: v.score[k],
+                        })
+                    }
+                    _ => None,
+                };
+                RankedAction {
+                    action: a,
+                    index: a.index(),
+                    kind,
+                    tile: tile.map(|t| t.to_string()),
+                    glyph: tile.map(|t| t.glyph().to_string()),
+                    probability: None,
+                    discard,
+                }
+            })
+            .collect();
+        let hand = Counts(&obs.hand).to_string();
+        match &self.model {
+            Some(m) => {
+                let mut x = [0f32; ENCODED_LEN];
+                encode(obs, &mut x);
+                let (logits, values) = self.evaluate(&x)?;
+                let mut mask = [false; NUM_ACTIONS];
+                for a in legal {
+                    if let Some(x) = mask.get_mut(a.index()) {
+                        *x = true;
+                    }
+                }
+                let p = masked_softmax(&logits, &mask);
+                for r in actions.iter_mut() {
+                    r.probability = p.get(r.index).copied();
+                }
+                actions.sort_by(|a, b| {
+                    b.probability
+                        .unwrap_or(0.0)
+                        .total_cmp(&a.probability.unwrap_or(0.0))
+                        .then(a.index.cmp(&b.index))
+                });
+                Ok(Advice {
+                    source: self.source(),
+                    note: format!(
+                        "policy {} (run {}, parameters v{})",
+                        m.path.display(),
+                        m.sidecar.run_id,
+                        m.sidecar.parameter_version
+                    ),
+                    value: values.first().copied(),
+                    shanten,
+                    hand,
+                    actions,
+                })
+            }
+            None => {
+                // The efficiency bot's choice first, then discards by value score.
+                let choice = if legal.is_empty() {
+                    None
+                } else {
+                    let l: LegalActions = legal.iter().copied().collect();
+                    Some(EfficiencyBot.act(obs, &l))
+                };
+                let score = |r: &RankedAction| r.discard.as_ref().map_or(-1.0, |d| d.value_score);
+                actions.sort_by(|a, b| {
+                    (Some(b.action) == choice)
+                        .cmp(&(Some(a.action) == choice))
+                        .then(score(b).total_cmp(&score(a)))
+                        .then(a.index.cmp(&b.index))
+                });
+                Ok(Advice {
+                    source: PolicySource::EfficiencyOnly,
+                    note: "no model: ranked by the engine's efficiency evaluator (value scores; \
+                           the efficiency bot's choice first); no probabilities or value"
+                        .into(),
+                    value: None,
+                    shanten,
+                    hand,
+                    actions,
+                })
+            }
+        }
+    }
+}

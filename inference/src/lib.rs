@@ -1,0 +1,32 @@
+//! Policy inference without libtorch.
+//!
+//! - [`onnx_export`]: writes the trainer's transformer as a standard ONNX file (opset
+//!   17) plus a JSON [`Sidecar`], from plain [`Weights`].
+//! - [`reference`]: a pure-Rust forward pass of the same network, the oracle of the
+//!   differential tests.
+//! - [`Advisor`]: loads the ONNX with tract (optimised once, the plan shared across
+//!   threads), and ranks every legal action of an observation with its policy
+//!   probability, the critic's value and the efficiency facts of each discard; or,
+//!   without a model, ranks by the engine's value scores alone.
+//! - [`position`]: a JSON / compact-string position format turned into an
+//!   `engine::game::Observation` plus its legal actions.
+//!
+//! The crate exists so that tract stays out of the `no_std` engine and so that
+//! `advise`, servers and boards never need libtorch.
+
+#![warn(missing_docs)]
+
+pub mod advisor;
+pub mod error;
+pub mod legal;
+pub mod onnx_export;
+pub mod position;
+pub mod reference;
+pub mod sidecar;
+pub mod weights;
+
+pub use advisor::{Advice, Advisor, DiscardFacts, PolicySource, RankedAction};
+pub use error::{Error, Result};
+pub use reference::masked_softmax;
+pub use sidecar::Sidecar;
+pub use weights::{ModelConfig, Tensor, Weights};

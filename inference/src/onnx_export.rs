@@ -1,0 +1,404 @@
+//! Writes the policy network as a standard ONNX model (opset 17, GELU as `Erf`), built
+//! node by node from [`Weights`] with the protobuf types of `tract_onnx::pb` and
+//! encoded with prost.
+//!
+//! # Graph contract
+//! ```text
+//! input   obs    float32 [B, 35, 36]   B symbolic ("B"); engine::encode layout
+//! output  logits float32 [B, 141]      raw, unmasked; index = engine action index
+//! output  value  float32 [B]           the critic
+//! ```
+//! The legal-action mask is applied by the caller (see [`crate::masked_softmax`]).
+//!
+//! The graph mirrors the trainer's model: `MatMul` + `Add` for every linear layer
+//! (weights transposed to `[in, out]` initializers), `LayerNormalization`
+//! (epsilon 1e-5), attention with the `qkv` projection split into its q, k and v
+//! thirds (identical to the trainer's `view([B,T,3,H,dh])`), `Softmax` over the last
+//! axis, exact GELU as `0.5·x·(1 + erf(x/√2))`.
+
+use std::path::Path;
+
+use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
+use engine::game::NUM_ACTIONS;
+use prost::Message;
+use tract_onnx::pb;
+
+use crate::error::{Error, Result};
+use crate::sidecar::Sidecar;
+use crate::weights::{Weights, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
+
+/// The ONNX opset the graph uses.
+pub const OPSET: i64 = 17;
+/// The ONNX IR version written (IR 8 goes with opset 17).
+pub const IR_VERSION: i64 = 8;
+/// Name of the symbolic batch dimension.
+pub const BATCH_DIM: &str = "B";
+/// Input name.
+pub const INPUT: &str = "obs";
+/// Logits output name.
+pub const OUTPUT_LOGITS: &str = "logits";
+/// Value output name.
+pub const OUTPUT_VALUE: &str = "value";
+
+const FLOAT: i32 = pb::tensor_proto::DataType::Float as i32;
+const INT64: i32 = pb::tensor_proto::DataType::Int64 as i32;
+
+/// Accumulates nodes and initializers with unique names.
+struct Builder {
+    nodes: Vec<pb::NodeProto>,
+    inits: Vec<pb::TensorProto>,
+    counter: usize,
+}
+
+fn attr_int(name: &str, v: i64) -> pb::AttributeProto {
+    pb::AttributeProto {
+        name: name.into(),
+        r#type: pb::attribute_proto::AttributeType::Int as i32,
+        i: v,
+        ..Default::default()
+    }
+}
+
+fn attr_float(name: &str, v: f32) -> pb::AttributeProto {
+    pb::AttributeProto {
+        name: name.into(),
+        r#type: pb::attribute_proto::AttributeType::Float as i32,
+        f: v,
+        ..Default::default()
+    }
+}
+
+fn attr_ints(name: &str, v: &[i64]) -> pb::AttributeProto {
+    pb::AttributeProto {
+        name: name.into(),
+        r#type: pb::attribute_proto::AttributeType::Ints as i32,
+        ints: v.to_vec(),
+        ..Default::default()
+    }
+}
+
+impl Builder {
+    fn f32_init(&mut self, name: &str, dims: &[usize], data: &[f32]) -> String {
+        let raw = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.inits.push(pb::TensorProto {
+            name: name.into(),
+            dims: dims.iter().map(|&d| d as i64).collect(),
+            data_type: FLOAT,
+            raw_data: raw,
+            ..Default::default()
+        });
+        name.into()
+    }
+
+    fn i64_init(&mut self, name: &str, data: &[i64], scalar: bool) -> String {
+        let raw = data.iter().flat_map(|x| x.to_le_bytes()).collect();
+        self.inits.push(pb::TensorProto {
+            name: name.into(),
+            dims: if scalar {
+                vec![]
+            } else {
+                vec![data.len() as i64]
+            },
+            data_type: INT64,
+            raw_data: raw,
+            ..Default::default()
+        });
+        name.into()
+    }
+
+    /// Adds a node with one output named after `hint`; returns the output name.
+    fn node(
+        &mut self,
+        op: &str,
+        inputs: &[&str],
+        attrs: Vec<pb::AttributeProto>,
+        hint: &str,
+    ) -> String {
+        self.counter += 1;
+        let out = format!("{hint}/{op}_{}", self.counter);
+        self.named_node(op, inputs, attrs, &out);
+        out
+    }
+
+    fn named_node(&mut self, op: &str, inputs: &[&str], attrs: Vec<pb::AttributeProto>, out: &str) {
+        self.nodes.push(pb::NodeProto {
+            input: inputs.iter().map(|s| s.to_string()).collect(),
+            output: vec![out.to_string()],
+            name: format!("{out}:node"),
+            op_type: op.into(),
+            attribute: attrs,
+            ..Default::default()
+        });
+    }
+
+    /// `x · Wᵀ + b` for the trainer's `[out, in]` weight `name.weight` (optionally only
+    /// rows `rows` of it); the transposed weight becomes an `[in, out]` initializer.
+    fn linear(
+        &mut self,
+        w: &Weights,
+        x: &str,
+        name: &str,
+        rows: Option<(usize, usize)>,
+        tag: &str,
+    ) -> Result<String> {
+        let wt = w.get(&format!("{name}.weight"))?;
+        let b = w.get(&format!("{name}.bias"))?;
+        let (out_all, inp) = match wt.shape.as_slice() {
+            [o, i] => (*o, *i),
+            s => return Err(Error::Weights(format!("{name}.weight has shape {s:?}"))),
+        };
+        let (r0, r1) = rows.unwrap_or((0, out_all));
+        if r1 > out_all || r0 >= r1 {
+            return Err(Error::Weights(format!(
+                "{name}: rows {r0}..{r1} of {out_all}"
+            )));
+        }
+        let out = r1 - r0;
+        let mut t = vec![0f32; inp * out];
+        for o in 0..out {
+            for i in 0..inp {
+                t[i * out + o] = wt.data[(r0 + o) * inp + i];
+            }
+        }
+        let wn = self.f32_init(&format!("{name}{tag}.weight_t"), &[inp, out], &t);
+        let bn = self.f32_init(&format!("{name}{tag}.bias"), &[out], &b.data[r0..r1]);
+        let m = self.node("MatMul", &[x, &wn], vec![], &format!("{name}{tag}"));
+        Ok(self.node("Add", &[&m, &bn], vec![], &format!("{name}{tag}")))
+    }
+
+    fn layer_norm(&mut self, w: &Weights, x: &str, name: &str) -> Result<String> {
+        let g = w.get(&format!("{name}.weight"))?;
+        let b = w.get(&format!("{name}.bias"))?;
+        let gn = self.f32_init(&format!("{name}.weight"), &g.shape, &g.data);
+        let bn = self.f32_init(&format!("{name}.bias"), &b.shape, &b.data);
+        Ok(self.node(
+            "LayerNormalization",
+            &[x, &gn, &bn],
+            vec![attr_int("axis", -1), attr_float("epsilon", LAYER_NORM_EPS)],
+            name,
+        ))
+    }
+
+    /// Exact GELU: `0.5 · x · (1 + erf(x / √2))`.
+    fn gelu(&mut self, x: &str, hint: &str, consts: &GeluConsts) -> String {
+        let a = self.node("Div", &[x, &consts.sqrt2], vec![], hint);
+        let e = self.node("Erf", &[&a], vec![], hint);
+        let p = self.node("Add", &[&e, &consts.one], vec![], hint);
+        let m = self.node("Mul", &[x, &p], vec![], hint);
+        self.node("Mul", &[&m, &consts.half], vec![], hint)
+    }
+}
+
+struct GeluConsts {
+    sqrt2: String,
+    one: String,
+    half: String,
+}
+
+fn value_info(name: &str, dims: &[Option<usize>]) -> pb::ValueInfoProto {
+    use pb::tensor_shape_proto::{dimension::Value, Dimension};
+    let dim = dims
+        .iter()
+        .map(|d| Dimension {
+            denotation: String::new(),
+            value: Some(match d {
+                Some(n) => Value::DimValue(*n as i64),
+                None => Value::DimParam(BATCH_DIM.into()),
+            }),
+        })
+        .collect();
+    pb::ValueInfoProto {
+        name: name.into(),
+        r#type: Some(pb::TypeProto {
+            denotation: String::new(),
+            value: Some(pb::type_proto::Value::TensorType(pb::type_proto::Tensor {
+                elem_type: FLOAT,
+                shape: Some(pb::TensorShapeProto { dim }),
+            })),
+        }),
+        doc_string: String::new(),
+    }
+}
+
+/// Builds the ONNX model for `weights`. `metadata` becomes the model's
+/// `metadata_props` (the exporter stores the sidecar's fields there too).
+pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<pb::ModelProto> {
+    let cfg = weights.config();
+    cfg.validate()?;
+    let (t, d, heads) = (NUM_TOKENS, cfg.d_model, cfg.heads);
+    let dh = d / heads;
+    let mut g = Builder {
+        nodes: Vec::new(),
+        inits: Vec::new(),
+        counter: 0,
+    };
+
+    let consts = GeluConsts {
+        sqrt2: g.f32_init("const.sqrt2", &[], &[std::f32::consts::SQRT_2]),
+        one: g.f32_init("const.one", &[], &[1.0]),
+        half: g.f32_init("const.half", &[], &[0.5]),
+    };
+    let scale = g.f32_init("const.sqrt_dh", &[], &[(dh as f32).sqrt()]);
+    let heads_shape = g.i64_init(
+        "const.shape_heads",
+        &[-1, t as i64, heads as i64, dh as i64],
+        false,
+    );
+    let merge_shape = g.i64_init("const.shape_merge", &[-1, t as i64, d as i64], false);
+
+    // Input projection plus the learned token embedding.
+    let mut h = g.linear(weights, INPUT, "input", None, "")?;
+    let emb = weights.get("token_embedding")?;
+    let en = g.f32_init("token_embedding", &emb.shape, &emb.data);
+    h = g.node("Add", &[&h, &en], vec![], "token_embedding");
+
+    for i in 0..cfg.layers {
+        let p = |s: &str| format!("block{i}.{s}");
+        let a = g.layer_norm(weights, &h, &p("ln1"))?;
+        // q, k, v: [B, T, d] → [B, T, H, dh] → [B, H, T, dh].
+        let mut qkv = Vec::new();
+        for (j, tag) in [".q", ".k", ".v"].into_iter().enumerate() {
+            let x = g.linear(weights, &a, &p("qkv"), Some((j * d, (j + 1) * d)), tag)?;
+            let r = g.node("Reshape", &[&x, &heads_shape], vec![], &p("attn"));
+            qkv.push(g.node(
+                "Transpose",
+                &[&r],
+                vec![attr_ints("perm", &[0, 2, 1, 3])],
+                &p("attn"),
+            ));
+        }
+        let kt = g.node(
+            "Transpose",
+            &[&qkv[1]],
+            vec![attr_ints("perm", &[0, 1, 3, 2])],
+            &p("attn"),
+        );
+        let s = g.node("MatMul", &[&qkv[0], &kt], vec![], &p("attn"));
+        let s = g.node("Div", &[&s, &scale], vec![], &p("attn"));
+        let s = g.node("Softmax", &[&s], vec![attr_int("axis", -1)], &p("attn"));
+        let y = g.node("MatMul", &[&s, &qkv[2]], vec![], &p("attn"));
+        let y = g.node(
+            "Transpose",
+            &[&y],
+            vec![attr_ints("perm", &[0, 2, 1, 3])],
+            &p("attn"),
+        );
+        let y = g.node("Reshape", &[&y, &merge_shape], vec![], &p("attn"));
+        let y = g.linear(weights, &y, &p("proj"), None, "")?;
+        h = g.node("Add", &[&h, &y], vec![], &p("residual1"));
+        let a = g.layer_norm(weights, &h, &p("ln2"))?;
+        let f = g.linear(weights, &a, &p("ff1"), None, "")?;
+        let f = g.gelu(&f, &p("gelu"), &consts);
+        let y = g.linear(weights, &f, &p("ff2"), None, "")?;
+        h = g.node("Add", &[&h, &y], vec![], &p("residual2"));
+    }
+    let h = g.layer_norm(weights, &h, "norm")?;
+
+    // Tile head on tokens 0..34 → [B, 34, 4] → [B, 4, 34] → [B, 136].
+    let starts = g.i64_init("const.tiles_start", &[0], false);
+    let ends = g.i64_init("const.tiles_end", &[NUM_TILE_TOKENS as i64], false);
+    let axes = g.i64_init("const.axis1", &[1], false);
+    let tiles = g.node("Slice", &[&h, &starts, &ends, &axes], vec![], "tiles");
+    let tl = g.linear(weights, &tiles, "tile_head", None, "")?;
+    let tl = g.node(
+        "Transpose",
+        &[&tl],
+        vec![attr_ints("perm", &[0, 2, 1])],
+        "tile_head",
+    );
+    let tile_shape = g.i64_init(
+        "const.shape_tile_logits",
+        &[-1, (TILE_ACTIONS * NUM_TILE_TOKENS) as i64],
+        false,
+    );
+    let tl = g.node("Reshape", &[&tl, &tile_shape], vec![], "tile_head");
+
+    // The global token → call head and critic.
+    let gi = g.i64_init("const.global_token", &[NUM_TILE_TOKENS as i64], true);
+    let global = g.node("Gather", &[&h, &gi], vec![attr_int("axis", 1)], "global");
+    let cl = g.linear(weights, &global, "call_head", None, "")?;
+    g.named_node(
+        "Concat",
+        &[&tl, &cl],
+        vec![attr_int("axis", 1)],
+        OUTPUT_LOGITS,
+    );
+    let v = g.linear(weights, &global, "value1", None, "")?;
+    let v = g.gelu(&v, "value_gelu", &consts);
+    let v = g.linear(weights, &v, "value2", None, "")?;
+    g.named_node("Squeeze", &[&v, &axes], vec![], OUTPUT_VALUE);
+
+    debug_assert_eq!(TILE_ACTIONS * NUM_TILE_TOKENS + CALL_ACTIONS, NUM_ACTIONS);
+    let graph = pb::GraphProto {
+        node: g.nodes,
+        name: "mahjong_policy".into(),
+        initializer: g.inits,
+        input: vec![value_info(INPUT, &[None, Some(t), Some(TOKEN_FEATURES)])],
+        output: vec![
+            value_info(OUTPUT_LOGITS, &[None, Some(NUM_ACTIONS)]),
+            value_info(OUTPUT_VALUE, &[None]),
+        ],
+        doc_string: format!(
+            "mahjong actor-critic: {} layers, d_model {}, {} heads, ff {}",
+            cfg.layers, cfg.d_model, cfg.heads, cfg.ff
+        ),
+        ..Default::default()
+    };
+    Ok(pb::ModelProto {
+        ir_version: IR_VERSION,
+        opset_import: vec![pb::OperatorSetIdProto {
+            domain: String::new(),
+            version: OPSET,
+        }],
+        producer_name: "mahjong-inference".into(),
+        producer_version: env!("CARGO_PKG_VERSION").into(),
+        model_version: 1,
+        graph: Some(graph),
+        metadata_props: metadata
+            .iter()
+            .map(|(k, v)| pb::StringStringEntryProto {
+                key: k.clone(),
+                value: v.clone(),
+            })
+            .collect(),
+        ..Default::default()
+    })
+}
+
+/// The serialized bytes of the ONNX model for `weights`.
+pub fn to_onnx_bytes(weights: &Weights, metadata: &[(String, String)]) -> Result<Vec<u8>> {
+    Ok(build_model(weights, metadata)?.encode_to_vec())
+}
+
+/// Writes `path` (the `.onnx` model) and its JSON sidecar ([`Sidecar::path_for`]).
+/// The sidecar's model config and encoding version must match the weights.
+pub fn export(weights: &Weights, sidecar: &Sidecar, path: &Path) -> Result<()> {
+    if sidecar.model != weights.config() {
+        return Err(Error::Weights(format!(
+            "sidecar model {:?} differs from the weights' {:?}",
+            sidecar.model,
+            weights.config()
+        )));
+    }
+    if sidecar.encoding_version != weights.encoding_version() {
+        return Err(Error::EncodingMismatch {
+            source_name: "sidecar vs weights".into(),
+            model: weights.encoding_version(),
+            engine: sidecar.encoding_version,
+        });
+    }
+    let bytes = to_onnx_bytes(weights, &sidecar.metadata())?;
+    if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.into(),
+            action: "creating",
+            source,
+        })?;
+    }
+    std::fs::write(path, bytes).map_err(|source| Error::Io {
+        path: path.into(),
+        action: "writing",
+        source,
+    })?;
+    sidecar.save(&Sidecar::path_for(path))
+}

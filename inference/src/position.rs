@@ -1,0 +1,479 @@
+//! Positions typed by people or sent as JSON, turned into the engine's [`Observation`]
+//! plus the seat's legal actions.
+//!
+//! # JSON position (`Position`)
+//! ```json
+//! {
+//!   "rules": "four-player",
+//!   "seat": 0,
+//!   "dealer": 0,
+//!   "hand": "123m456p789s11z345z",
+//!   "drawn": "5z",
+//!   "melds": ["", "pon:5p", "", "chi:345m"],
+//!   "discards": ["9m1z", "2p", "", "7s"],
+//!   "claim": { "tile": "3m", "from": 3, "added_kan": false },
+//!   "scores": [25, 25, 25, 25],
+//!   "hand_number": 0,
+//!   "live_wall": 60
+//! }
+//! ```
+//! Only `hand` is required. `rules` is a preset name (`four-player`, `sanma`; default
+//! `four-player`). `melds` and `discards` are indexed by absolute seat. A meld is
+//! `KIND:TILE` with KIND `chi` (lowest tile, or the three tiles `345m`), `pon`, `kan`
+//! (open kan), `ckan` (closed kan) or `akan` (added kan); several melds are separated by
+//! commas. Discards are mpsz in play order (claimed tiles belong to the claimer's meld
+//! instead; a `claim` tile missing from the end of its discarder's row is appended
+//! there). Without `claim` the observer is on turn; `drawn` defaults to the last tile
+//! written in `hand` (set `"after_call": true` for a turn after a pon or chi, which has
+//! no drawn tile). With `claim` the observer answers that discard. Unseen counts are
+//! derived from everything visible; `live_wall` defaults to an estimate from the
+//! number of discards. `scores` and `hand_number` only feed the model's global token.
+//!
+//! # Game record (`{"record": HandRecord, "seat": N}`)
+//! The engine's serde [`HandRecord`] replayed to its end; the observation and the exact
+//! legal actions are those of `seat` (default: the first seat awaited).
+
+use engine::game::{
+    Action, Discard, HandRecord, Meld, MeldKind, Observation, PendingClaim, Phase, DISCARD_CAP,
+};
+use engine::notation::{parse_counts, parse_each};
+use engine::rules::Rules;
+use engine::tile::{Tile, TileCounts, NUM_TILE_TYPES};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+use crate::legal::legal_actions;
+
+/// A claimable discard the observer answers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimSpec {
+    /// The tile, mpsz (`"3m"`).
+    pub tile: String,
+    /// The discarding seat.
+    pub from: u8,
+    /// Whether it is the tile of an added kan (only ron may claim it).
+    #[serde(default)]
+    pub added_kan: bool,
+}
+
+/// A position in the documented JSON format (see the module docs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct Position {
+    /// Rules preset name.
+    #[serde(default)]
+    pub rules: Option<String>,
+    /// The observing seat.
+    #[serde(default)]
+    pub seat: u8,
+    /// The dealer.
+    #[serde(default)]
+    pub dealer: u8,
+    /// The observer's closed hand in mpsz (drawn tile included).
+    pub hand: String,
+    /// The tile just drawn (must be in `hand`).
+    #[serde(default)]
+    pub drawn: Option<String>,
+    /// The observer is on turn after a pon or chi (no drawn tile).
+    #[serde(default)]
+    pub after_call: bool,
+    /// Melds by absolute seat.
+    #[serde(default)]
+    pub melds: Vec<String>,
+    /// Discards by absolute seat, mpsz in play order.
+    #[serde(default)]
+    pub discards: Vec<String>,
+    /// An open claim window on another seat's discard.
+    #[serde(default)]
+    pub claim: Option<ClaimSpec>,
+    /// Scores by absolute seat (default: the rules' starting points).
+    #[serde(default)]
+    pub scores: Option<[i32; 4]>,
+    /// Hand number from 0.
+    #[serde(default)]
+    pub hand_number: u16,
+    /// Live-wall tiles left (default: estimated).
+    #[serde(default)]
+    pub live_wall: Option<u8>,
+}
+
+/// What a JSON document on stdin may hold.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum JsonInput {
+    /// A recorded hand and the seat to advise.
+    Record {
+        /// The record.
+        record: Box<HandRecord>,
+        /// The seat (default: the first seat awaited).
+        #[serde(default)]
+        seat: Option<u8>,
+    },
+    /// A position.
+    Position(Position),
+}
+
+fn perr(s: impl Into<String>) -> Error {
+    Error::Position(s.into())
+}
+
+fn parse_tile(s: &str, rules: &Rules, what: &str) -> Result<Tile> {
+    let mut tiles = Vec::new();
+    parse_each(s.trim(), |t| {
+        tiles.push(t);
+        Ok(())
+    })
+    .map_err(|e| perr(format!("{what} {s:?}: {e}")))?;
+    match tiles.as_slice() {
+        [t] if rules.tile_set.contains(*t) => Ok(*t),
+        [t] => Err(perr(format!(
+            "{what} {t} does not exist in {}",
+            rules.tile_set.name()
+        ))),
+        _ => Err(perr(format!(
+            "{what} {s:?} must be exactly one tile (like 5p)"
+        ))),
+    }
+}
+
+/// Parses one meld `KIND:TILE` for `seat`.
+pub fn parse_meld(s: &str, seat: u8, rules: &Rules) -> Result<Meld> {
+    let (kind, tiles) = s
+        .split_once(':')
+        .ok_or_else(|| perr(format!("meld {s:?}: expected KIND:TILE like pon:5p")))?;
+    let players = rules.players.max(1);
+    let left = (seat + players - 1) % players;
+    let other = (seat + 1) % players;
+    let kind = match kind.trim() {
+        "chi" => MeldKind::Chi,
+        "pon" => MeldKind::Pon,
+        "kan" | "open_kan" | "minkan" => MeldKind::OpenKan,
+        "ckan" | "closed_kan" | "ankan" => MeldKind::ClosedKan,
+        "akan" | "added_kan" | "kakan" => MeldKind::AddedKan,
+        k => {
+            return Err(perr(format!(
+                "meld {s:?}: unknown kind {k:?} (chi, pon, kan, ckan, akan)"
+            )))
+        }
+    };
+    let tile = if kind == MeldKind::Chi {
+        let mut ts = Vec::new();
+        parse_each(tiles.trim(), |t| {
+            ts.push(t);
+            Ok(())
+        })
+        .map_err(|e| perr(format!("meld {s:?}: {e}")))?;
+        ts.sort();
+        let low = *ts
+            .first()
+            .ok_or_else(|| perr(format!("meld {s:?}: no tile")))?;
+        let ok_seq = |low: Tile| !low.is_honor() && low.number() <= 7;
+        let consecutive = ts
+            .iter()
+            .enumerate()
+            .all(|(i, t)| t.index() == low.index() + i);
+        if !(ok_seq(low) && (ts.len() == 1 || (ts.len() == 3 && consecutive))) {
+            return Err(perr(format!(
+                "meld {s:?}: a chi is a number sequence, given by its lowest tile (chi:3m) or all three (chi:345m)"
+            )));
+        }
+        low
+    } else {
+        parse_tile(tiles, rules, &format!("meld {s:?}:"))?
+    };
+    if !rules.tile_set.contains(tile) {
+        return Err(perr(format!("meld {s:?}: {tile} is not in the tile set")));
+    }
+    if kind == MeldKind::Chi && !rules.chi {
+        return Err(perr(format!("meld {s:?}: these rules have no chi")));
+    }
+    let (from, claimed) = match kind {
+        MeldKind::ClosedKan => (None, None),
+        MeldKind::Chi => (Some(left), Some(tile)),
+        _ => (Some(other), Some(tile)),
+    };
+    Ok(Meld {
+        kind,
+        tile,
+        from,
+        claimed,
+    })
+}
+
+fn rules_for(name: Option<&str>) -> Result<Rules> {
+    let name = name.unwrap_or("four-player");
+    Rules::preset(name).ok_or_else(|| {
+        perr(format!(
+            "unknown rules preset {name:?} (four-player, sanma)"
+        ))
+    })
+}
+
+/// The last tile written in an mpsz string.
+fn last_tile(s: &str) -> Option<Tile> {
+    let mut last = None;
+    parse_each(s, |t| {
+        last = Some(t);
+        Ok(())
+    })
+    .ok()?;
+    last
+}
+
+impl Position {
+    /// The observation of [`Position::seat`] and its legal actions. Every error says
+    /// which field is wrong.
+    pub fn to_observation(&self) -> Result<(Observation, Vec<Action>)> {
+        let rules = rules_for(self.rules.as_deref())?;
+        let players = rules.players;
+        if self.seat >= players || self.dealer >= players {
+            return Err(perr(format!(
+                "seat {} / dealer {} out of range for {players} players",
+                self.seat, self.dealer
+            )));
+        }
+        if self.melds.len() > players as usize || self.discards.len() > players as usize {
+            return Err(perr(format!(
+                "melds/discards list more than {players} seats"
+            )));
+        }
+        let hand = parse_counts(&self.hand, rules.tile_set)
+            .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
+        let mut melds: [heapless::Vec<Meld, 4>; 4] = Default::default();
+        for (seat, text) in self.melds.iter().enumerate() {
+            for m in text.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                let meld = parse_meld(m, seat as u8, &rules)?;
+                melds[seat]
+                    .push(meld)
+                    .map_err(|_| perr(format!("seat {seat} has more than 4 melds")))?;
+            }
+        }
+        let mut discards: [heapless::Vec<Discard, DISCARD_CAP>; 4] = Default::default();
+        for (seat, text) in self.discards.iter().enumerate() {
+            let mut err = None;
+            parse_each(text, |tile| {
+                if discards[seat]
+                    .push(Discard {
+                        tile,
+                        claimed: false,
+                    })
+                    .is_err()
+                {
+                    err = Some(perr(format!(
+                        "seat {seat}: more than {DISCARD_CAP} discards"
+                    )));
+                }
+                Ok(())
+            })
+            .map_err(|e| perr(format!("discards of seat {seat} {text:?}: {e}")))?;
+            if let Some(e) = err {
+                return Err(e);
+            }
+            if let Some(d) = discards[seat]
+                .iter()
+                .find(|d| !rules.tile_set.contains(d.tile))
+            {
+                return Err(perr(format!(
+                    "discard {} of seat {seat} is not in the tile set",
+                    d.tile
+                )));
+            }
+        }
+        let pending = match &self.claim {
+            Some(c) => {
+                let tile = parse_tile(&c.tile, &rules, "claim tile")?;
+                if c.from >= players || c.from == self.seat {
+                    return Err(perr(format!(
+                        "claim from seat {}: must be another seat below {players}",
+                        c.from
+                    )));
+                }
+                Some(PendingClaim {
+                    tile,
+                    from: c.from,
+                    added_kan: c.added_kan,
+                })
+            }
+            None => None,
+        };
+        // A claimable discard is the last tile of its discarder's row (as in the
+        // engine); add it there when the position did not list it.
+        if let Some(p) = pending.filter(|p| !p.added_kan) {
+            let row = &mut discards[p.from as usize];
+            if row.last().map(|d| d.tile) != Some(p.tile) {
+                row.push(Discard {
+                    tile: p.tile,
+                    claimed: false,
+                })
+                .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
+            }
+        }
+        let own_melds = melds[self.seat as usize].len();
+        let tiles: usize = hand.iter().map(|&c| c as usize).sum();
+        let expected = if pending.is_some() { 13 } else { 14 } - 3 * own_melds;
+        if tiles != expected {
+            return Err(perr(format!(
+                "hand {:?} has {tiles} tiles; with {own_melds} meld(s) {} needs {expected}",
+                self.hand,
+                if pending.is_some() {
+                    "answering a claim"
+                } else {
+                    "a turn"
+                }
+            )));
+        }
+        let drawn = if pending.is_some() || self.after_call {
+            if self.drawn.is_some() {
+                return Err(perr("drawn is only meaningful on a turn after a draw"));
+            }
+            None
+        } else {
+            let t = match &self.drawn {
+                Some(s) => parse_tile(s, &rules, "drawn tile")?,
+                None => last_tile(&self.hand).ok_or_else(|| perr("empty hand"))?,
+            };
+            if hand[t.index()] == 0 {
+                return Err(perr(format!("drawn tile {t} is not in the hand")));
+            }
+            Some(t)
+        };
+        // Everything visible: hand, melds, discards, the pending tile.
+        let mut seen: TileCounts = hand;
+        for ms in &melds {
+            for m in ms {
+                m.add_to(&mut seen);
+            }
+        }
+        for ds in &discards {
+            for d in ds {
+                seen[d.tile.index()] = seen[d.tile.index()].saturating_add(1);
+            }
+        }
+        if let Some(p) = pending.filter(|p| p.added_kan) {
+            // The tile added to a pon is in the open while it can be robbed.
+            seen[p.tile.index()] = seen[p.tile.index()].saturating_add(1);
+        }
+        let full = rules.tile_set.full_counts();
+        for t in Tile::all() {
+            if seen[t.index()] > full[t.index()] {
+                return Err(perr(format!(
+                    "{} copies of {t} are visible (hand, melds, discards, claim); at most {}",
+                    seen[t.index()],
+                    full[t.index()]
+                )));
+            }
+        }
+        let mut unseen = [0u8; NUM_TILE_TYPES];
+        for (u, (f, s)) in unseen.iter_mut().zip(full.iter().zip(seen)) {
+            *u = f.saturating_sub(s);
+        }
+        // A pending discard is in the claimer's view but was unseen before; the
+        // engine counts an unclaimed pending discard as seen, which we did above.
+        let kans = melds.iter().flatten().filter(|m| m.kind.is_kan()).count() as u8;
+        let live_wall = match self.live_wall {
+            Some(n) => n,
+            None => {
+                let initial = rules.tile_set.num_tiles() as i64
+                    - 13 * players as i64
+                    - rules.dead_wall as i64;
+                let discarded: i64 = discards.iter().map(|d| d.len() as i64).sum();
+                let calls: i64 = melds
+                    .iter()
+                    .flatten()
+                    .filter(|m| matches!(m.kind, MeldKind::Chi | MeldKind::Pon))
+                    .count() as i64;
+                // Every discard followed a live draw except those after a pon or chi;
+                // the current drawn tile is one more. Each kan moved one live tile to
+                // the dead wall.
+                let draws = discarded - calls + drawn.is_some() as i64;
+                (initial - draws.max(0) - kans as i64).clamp(0, u8::MAX as i64) as u8
+            }
+        };
+        let obs = Observation {
+            rules,
+            seat: self.seat,
+            dealer: self.dealer,
+            hand_number: self.hand_number,
+            phase: if pending.is_some() {
+                Phase::Claim
+            } else {
+                Phase::Turn
+            },
+            turn: pending.map_or(self.seat, |p| p.from),
+            hand,
+            drawn,
+            melds,
+            discards,
+            unseen,
+            live_wall,
+            kans,
+            scores: self.scores.unwrap_or([rules.starting_points; 4]),
+            pending,
+        };
+        let legal = legal_actions(&obs);
+        Ok((obs, legal))
+    }
+}
+
+/// Parses a JSON document (a [`Position`] or `{"record": …, "seat": …}`) into an
+/// observation and its legal actions.
+pub fn from_json(text: &str) -> Result<(Observation, Vec<Action>)> {
+    let input: JsonInput = serde_json::from_str(text).map_err(|e| {
+        perr(format!(
+            "not a JSON position or {{\"record\": …}} document: {e} \
+             (a position needs at least \"hand\"; see the inference crate's position module)"
+        ))
+    })?;
+    match input {
+        JsonInput::Position(p) => p.to_observation(),
+        JsonInput::Record { record, seat } => {
+            let game = record.replay().map_err(|e| perr(format!("record: {e}")))?;
+            let seat = match seat {
+                Some(s) => s,
+                None => *game
+                    .seats_to_act()
+                    .first()
+                    .ok_or_else(|| perr("record: no seat has a decision at its end"))?,
+            };
+            let obs = game
+                .observation(seat)
+                .map_err(|e| perr(format!("record seat {seat}: {e}")))?;
+            Ok((obs, game.legal_actions(seat).as_slice().to_vec()))
+        }
+    }
+}
+
+/// Splits `"seat0:…;seat1:…"` into per-seat strings (length `players`); an entry
+/// without a `seatN:` prefix belongs to `default_seat`.
+pub fn per_seat(s: &str, players: u8, default_seat: u8, what: &str) -> Result<Vec<String>> {
+    let mut out = vec![String::new(); players as usize];
+    for part in s.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+        let (seat, body) = match part.strip_prefix("seat") {
+            Some(rest) => {
+                let (n, body) = rest
+                    .split_once(':')
+                    .ok_or_else(|| perr(format!("{what} {part:?}: expected seatN:…")))?;
+                let n: u8 = n
+                    .trim()
+                    .parse()
+                    .map_err(|_| perr(format!("{what} {part:?}: bad seat number {n:?}")))?;
+                (n, body)
+            }
+            None => (default_seat, part),
+        };
+        let slot = out
+            .get_mut(seat as usize)
+            .ok_or_else(|| perr(format!("{what} {part:?}: seat {seat} out of range")))?;
+        if !slot.is_empty() {
+            slot.push(if what == "melds" { ',' } else { ' ' });
+        }
+        slot.push_str(body);
+    }
+    Ok(out)
+}
+
+/// The rules preset `name` (for front-ends).
+pub fn rules_preset(name: &str) -> Result<Rules> {
+    rules_for(Some(name))
+}

@@ -1,0 +1,280 @@
+//! The model's shape and parameters as plain data, independent of any ML framework.
+//!
+//! Parameter names follow the trainer's tch `VarStore` (`input.weight`,
+//! `block0.qkv.bias`, …); a linear layer's weight is `[out, in]` as in PyTorch. The
+//! trainer converts its `ParamSnapshot` into [`Weights`] (names and row-major data are
+//! copied unchanged, shapes become `usize`).
+
+use std::collections::BTreeMap;
+
+use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
+use engine::game::NUM_ACTIONS;
+use engine::rng::Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Tile-token actions per tile: discard, closed kan, added kan, chi.
+pub const TILE_ACTIONS: usize = 4;
+/// Global-token actions: tsumo, ron, pon, open kan, pass.
+pub const CALL_ACTIONS: usize = NUM_ACTIONS - TILE_ACTIONS * NUM_TILE_TOKENS;
+/// Epsilon of every LayerNorm (PyTorch's default).
+pub const LAYER_NORM_EPS: f32 = 1e-5;
+
+/// The transformer's shape (the trainer's `ModelConfig`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ModelConfig {
+    /// Transformer blocks.
+    pub layers: usize,
+    /// Width of every token.
+    pub d_model: usize,
+    /// Attention heads (divides `d_model`).
+    pub heads: usize,
+    /// Hidden width of each block's feed-forward layer.
+    pub ff: usize,
+}
+
+impl Default for ModelConfig {
+    /// The trainer's default shape: 2 layers, width 64, 4 heads, feed-forward 128.
+    fn default() -> Self {
+        ModelConfig {
+            layers: 2,
+            d_model: 64,
+            heads: 4,
+            ff: 128,
+        }
+    }
+}
+
+impl ModelConfig {
+    /// Checks that the shape is buildable (positive sizes, heads divide the width).
+    pub fn validate(&self) -> Result<()> {
+        if self.d_model == 0 || self.heads == 0 || self.ff == 0 {
+            return Err(Error::Weights(format!(
+                "model sizes must be positive: {self:?}"
+            )));
+        }
+        if self.d_model % self.heads != 0 {
+            return Err(Error::Weights(format!(
+                "heads ({}) must divide d_model ({})",
+                self.heads, self.d_model
+            )));
+        }
+        if self.layers > 64 || self.d_model > 4096 || self.ff > 16384 {
+            return Err(Error::Weights(format!("model too large: {self:?}")));
+        }
+        Ok(())
+    }
+
+    /// Every parameter the model has, with its shape, in name order.
+    pub fn parameter_shapes(&self) -> Vec<(String, Vec<usize>)> {
+        let d = self.d_model;
+        let mut v: Vec<(String, Vec<usize>)> = vec![
+            ("input.weight".into(), vec![d, TOKEN_FEATURES]),
+            ("input.bias".into(), vec![d]),
+            ("token_embedding".into(), vec![NUM_TOKENS, d]),
+            ("norm.weight".into(), vec![d]),
+            ("norm.bias".into(), vec![d]),
+            ("tile_head.weight".into(), vec![TILE_ACTIONS, d]),
+            ("tile_head.bias".into(), vec![TILE_ACTIONS]),
+            ("call_head.weight".into(), vec![CALL_ACTIONS, d]),
+            ("call_head.bias".into(), vec![CALL_ACTIONS]),
+            ("value1.weight".into(), vec![d, d]),
+            ("value1.bias".into(), vec![d]),
+            ("value2.weight".into(), vec![1, d]),
+            ("value2.bias".into(), vec![1]),
+        ];
+        for i in 0..self.layers {
+            let p = |s: &str| format!("block{i}.{s}");
+            v.extend([
+                (p("ln1.weight"), vec![d]),
+                (p("ln1.bias"), vec![d]),
+                (p("qkv.weight"), vec![3 * d, d]),
+                (p("qkv.bias"), vec![3 * d]),
+                (p("proj.weight"), vec![d, d]),
+                (p("proj.bias"), vec![d]),
+                (p("ln2.weight"), vec![d]),
+                (p("ln2.bias"), vec![d]),
+                (p("ff1.weight"), vec![self.ff, d]),
+                (p("ff1.bias"), vec![self.ff]),
+                (p("ff2.weight"), vec![d, self.ff]),
+                (p("ff2.bias"), vec![d]),
+            ]);
+        }
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    /// Number of scalar parameters.
+    pub fn parameter_count(&self) -> usize {
+        self.parameter_shapes()
+            .iter()
+            .map(|(_, s)| s.iter().product::<usize>())
+            .sum()
+    }
+}
+
+/// One named parameter tensor, row-major.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Tensor {
+    /// Shape.
+    pub shape: Vec<usize>,
+    /// Values, row-major; `data.len()` is the product of `shape`.
+    pub data: Vec<f32>,
+}
+
+/// A complete, validated set of parameters for one [`ModelConfig`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Weights {
+    config: ModelConfig,
+    encoding_version: u32,
+    tensors: BTreeMap<String, Tensor>,
+}
+
+impl Weights {
+    /// Builds and validates weights: every parameter of `config` must be present with
+    /// the right shape and only finite values, and nothing else may be present.
+    pub fn new(
+        config: ModelConfig,
+        encoding_version: u32,
+        tensors: impl IntoIterator<Item = (String, Tensor)>,
+    ) -> Result<Weights> {
+        config.validate()?;
+        let tensors: BTreeMap<String, Tensor> = tensors.into_iter().collect();
+        let expected = config.parameter_shapes();
+        for (name, shape) in &expected {
+            let t = tensors
+                .get(name)
+                .ok_or_else(|| Error::Weights(format!("missing tensor {name:?}")))?;
+            if &t.shape != shape {
+                return Err(Error::Weights(format!(
+                    "tensor {name:?} has shape {:?}, the model needs {shape:?}",
+                    t.shape
+                )));
+            }
+            if t.data.len() != shape.iter().product::<usize>() {
+                return Err(Error::Weights(format!(
+                    "tensor {name:?}: {} values for shape {shape:?}",
+                    t.data.len()
+                )));
+            }
+            if let Some(i) = t.data.iter().position(|x| !x.is_finite()) {
+                return Err(Error::Weights(format!(
+                    "tensor {name:?}: value {i} is not finite"
+                )));
+            }
+        }
+        if let Some(extra) = tensors
+            .keys()
+            .find(|k| !expected.iter().any(|(n, _)| n == *k))
+        {
+            return Err(Error::Weights(format!(
+                "unexpected tensor {extra:?} for model {config:?}"
+            )));
+        }
+        Ok(Weights {
+            config,
+            encoding_version,
+            tensors,
+        })
+    }
+
+    /// Randomly initialised weights, a pure function of `(config, seed)`: linear
+    /// weights uniform in `±1/√fan_in` (PyTorch's scale), biases and LayerNorm
+    /// parameters perturbed around their usual values so that every parameter matters in
+    /// parity tests. For tests and benchmarks.
+    pub fn random(config: ModelConfig, seed: u64) -> Result<Weights> {
+        config.validate()?;
+        let mut rng = Rng::new(seed);
+        let mut uniform = |n: usize, scale: f32, offset: f32| -> Vec<f32> {
+            (0..n)
+                .map(|_| offset + scale * (2.0 * rng.next_f32() - 1.0))
+                .collect()
+        };
+        let mut tensors = Vec::new();
+        for (name, shape) in config.parameter_shapes() {
+            let n = shape.iter().product::<usize>();
+            let fan_in = *shape.last().unwrap_or(&1) as f32;
+            let data = if name == "token_embedding" {
+                uniform(n, 0.5, 0.0)
+            } else if name.contains("ln") || name.starts_with("norm") {
+                if name.ends_with("weight") {
+                    uniform(n, 0.2, 1.0)
+                } else {
+                    uniform(n, 0.1, 0.0)
+                }
+            } else if name.ends_with("weight") {
+                uniform(n, 1.0 / fan_in.sqrt(), 0.0)
+            } else {
+                uniform(n, 0.1, 0.0)
+            };
+            tensors.push((name, Tensor { shape, data }));
+        }
+        Weights::new(config, engine::encode::ENCODING_VERSION, tensors)
+    }
+
+    /// The model shape.
+    pub fn config(&self) -> ModelConfig {
+        self.config
+    }
+
+    /// The observation encoding these weights were trained for.
+    pub fn encoding_version(&self) -> u32 {
+        self.encoding_version
+    }
+
+    /// The tensor `name` (every parameter of the config exists after validation).
+    pub fn get(&self, name: &str) -> Result<&Tensor> {
+        self.tensors
+            .get(name)
+            .ok_or_else(|| Error::Weights(format!("missing tensor {name:?}")))
+    }
+
+    /// All tensors by name.
+    pub fn tensors(&self) -> &BTreeMap<String, Tensor> {
+        &self.tensors
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validation() {
+        let cfg = ModelConfig {
+            layers: 1,
+            d_model: 8,
+            heads: 2,
+            ff: 16,
+        };
+        let w = Weights::random(cfg, 1).unwrap();
+        assert_eq!(w.tensors().len(), 13 + 12);
+        let n: usize = w.tensors().values().map(|t| t.data.len()).sum();
+        assert_eq!(n, cfg.parameter_count());
+        let mut t: Vec<_> = w.tensors().clone().into_iter().collect();
+        t.pop();
+        assert!(Weights::new(cfg, 1, t.clone()).is_err());
+        let mut bad = w.tensors().clone();
+        bad.get_mut("input.bias").unwrap().data[0] = f32::NAN;
+        assert!(Weights::new(cfg, 1, bad).is_err());
+        let mut extra = w.tensors().clone();
+        extra.insert(
+            "x".into(),
+            Tensor {
+                shape: vec![1],
+                data: vec![0.0],
+            },
+        );
+        assert!(Weights::new(cfg, 1, extra).is_err());
+        assert!(ModelConfig {
+            layers: 1,
+            d_model: 10,
+            heads: 4,
+            ff: 1
+        }
+        .validate()
+        .is_err());
+        assert_eq!(Weights::random(cfg, 1).unwrap(), w);
+    }
+}

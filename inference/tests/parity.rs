@@ -1,0 +1,115 @@
+//! Differential tests: the exported ONNX run by tract equals the pure-Rust reference
+//! forward pass on observations from real self-play.
+
+mod common;
+
+use engine::encode::{encode, ENCODED_LEN};
+use engine::game::NUM_ACTIONS;
+use inference::onnx_export::export;
+use inference::{reference, Advisor, ModelConfig, Sidecar, Weights};
+
+fn encoded(n: usize) -> Vec<f32> {
+    let obs = common::self_play(n);
+    let mut flat = Vec::with_capacity(obs.len() * ENCODED_LEN);
+    let mut x = [0f32; ENCODED_LEN];
+    for (o, _) in &obs {
+        encode(o, &mut x);
+        flat.extend_from_slice(&x);
+    }
+    flat
+}
+
+fn exported(cfg: ModelConfig, seed: u64, name: &str) -> (Weights, Advisor) {
+    let w = Weights::random(cfg, seed).unwrap();
+    let dir = common::scratch(name);
+    let path = dir.join("model.onnx");
+    let sidecar = Sidecar::new(cfg, "four-player", "test", 0, "parity test");
+    export(&w, &sidecar, &path).unwrap();
+    (w, Advisor::load(&path).unwrap())
+}
+
+fn check(cfg: ModelConfig, seed: u64, name: &str) {
+    let flat = encoded(1000);
+    let n = flat.len() / ENCODED_LEN;
+    assert!(n >= 1000);
+    let (w, advisor) = exported(cfg, seed, name);
+    let mut max_logit = 0f32;
+    let mut max_value = 0f32;
+    for chunk in flat.chunks(128 * ENCODED_LEN) {
+        let b = chunk.len() / ENCODED_LEN;
+        let (logits, values) = advisor.evaluate(chunk).unwrap();
+        assert_eq!((logits.len(), values.len()), (b * NUM_ACTIONS, b));
+        for i in 0..b {
+            let r = reference::forward(&w, &chunk[i * ENCODED_LEN..(i + 1) * ENCODED_LEN]).unwrap();
+            for (a, b) in r
+                .logits
+                .iter()
+                .zip(&logits[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS])
+            {
+                max_logit = max_logit.max((a - b).abs());
+            }
+            max_value = max_value.max((r.value - values[i]).abs());
+        }
+    }
+    println!(
+        "{name}: {n} observations, max |Δlogit| = {max_logit:e}, max |Δvalue| = {max_value:e}"
+    );
+    assert!(
+        max_logit <= 1e-4 && max_value <= 1e-4,
+        "{max_logit} {max_value}"
+    );
+}
+
+#[test]
+fn tract_matches_reference_small() {
+    check(
+        ModelConfig {
+            layers: 1,
+            d_model: 32,
+            heads: 4,
+            ff: 64,
+        },
+        7,
+        "parity_small",
+    );
+}
+
+#[test]
+fn tract_matches_reference_default() {
+    check(
+        ModelConfig {
+            layers: 2,
+            d_model: 64,
+            heads: 4,
+            ff: 128,
+        },
+        11,
+        "parity_default",
+    );
+}
+
+#[test]
+fn symbolic_batch() {
+    let flat = encoded(40);
+    let cfg = ModelConfig {
+        layers: 1,
+        d_model: 16,
+        heads: 2,
+        ff: 32,
+    };
+    let (_, advisor) = exported(cfg, 3, "batch");
+    let (l17, v17) = advisor.evaluate(&flat[..17 * ENCODED_LEN]).unwrap();
+    assert_eq!((l17.len(), v17.len()), (17 * NUM_ACTIONS, 17));
+    for i in 0..17 {
+        let (l1, v1) = advisor
+            .evaluate(&flat[i * ENCODED_LEN..(i + 1) * ENCODED_LEN])
+            .unwrap();
+        assert_eq!(l1.len(), NUM_ACTIONS);
+        for (a, b) in l1.iter().zip(&l17[i * NUM_ACTIONS..]) {
+            assert!((a - b).abs() <= 1e-5);
+        }
+        assert!((v1[0] - v17[i]).abs() <= 1e-5);
+    }
+    assert!(advisor.evaluate(&flat[..ENCODED_LEN - 1]).is_err());
+    assert!(advisor.evaluate(&[]).is_err());
+}
