@@ -102,7 +102,10 @@ impl Advice {
 }
 
 struct Model {
+    /// Symbolic batch size.
     plan: Arc<Plan>,
+    /// Batch size 1.
+    single: Arc<Plan>,
     path: PathBuf,
     sidecar: Sidecar,
 }
@@ -173,40 +176,58 @@ impl Advisor {
             path: path.into(),
             detail,
         };
-        let plan = catch_unwind(AssertUnwindSafe(|| -> Result<Arc<Plan>> {
-            let onnx = tract_onnx::onnx();
-            let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| {
-                model_err(format!(
-                    "not a valid ONNX file (corrupt or truncated?): {}",
-                    tract_err(e)
-                ))
-            })?;
-            if let Some(v) = proto
-                .metadata_props
-                .iter()
-                .find(|p| p.key == "mahjong.encoding_version")
-            {
-                let model: u32 = v.value.parse().map_err(|_| {
-                    model_err(format!("bad encoding_version metadata {:?}", v.value))
+        let (plan, single) =
+            catch_unwind(AssertUnwindSafe(|| -> Result<(Arc<Plan>, Arc<Plan>)> {
+                let onnx = tract_onnx::onnx();
+                let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| {
+                    model_err(format!(
+                        "not a valid ONNX file (corrupt or truncated?): {}",
+                        tract_err(e)
+                    ))
                 })?;
-                if model != engine::encode::ENCODING_VERSION {
-                    return Err(Error::EncodingMismatch {
-                        source_name: path.display().to_string(),
-                        model,
-                        engine: engine::encode::ENCODING_VERSION,
-                    });
+                if let Some(v) = proto
+                    .metadata_props
+                    .iter()
+                    .find(|p| p.key == "mahjong.encoding_version")
+                {
+                    let model: u32 = v.value.parse().map_err(|_| {
+                        model_err(format!("bad encoding_version metadata {:?}", v.value))
+                    })?;
+                    if model != engine::encode::ENCODING_VERSION {
+                        return Err(Error::EncodingMismatch {
+                            source_name: path.display().to_string(),
+                            model,
+                            engine: engine::encode::ENCODING_VERSION,
+                        });
+                    }
                 }
-            }
-            let plan = onnx
-                .model_for_proto_model(&proto)
-                .and_then(|m| m.into_optimized())
-                .and_then(|m| m.into_runnable())
-                .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
-            Ok(plan)
-        }))
-        .map_err(|_| model_err("the ONNX loader failed on this file (corrupt?)".into()))??;
+                let plan = onnx
+                    .model_for_proto_model(&proto)
+                    .and_then(|m| m.into_optimized())
+                    .and_then(|m| m.into_runnable())
+                    .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
+                // A second plan specialised to one observation: fixed shapes let tract pick
+                // its kernels once, which is what single-position advice wants.
+                let single = onnx
+                    .model_for_proto_model(&proto)
+                    .and_then(|m| {
+                        m.with_input_fact(
+                            0,
+                            InferenceFact::dt_shape(
+                                DatumType::F32,
+                                [1usize, NUM_TOKENS, TOKEN_FEATURES],
+                            ),
+                        )
+                    })
+                    .and_then(|m| m.into_optimized())
+                    .and_then(|m| m.into_runnable())
+                    .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
+                Ok((plan, single))
+            }))
+            .map_err(|_| model_err("the ONNX loader failed on this file (corrupt?)".into()))??;
         let model = Model {
             plan,
+            single,
             path: path.into(),
             sidecar,
         };
@@ -272,7 +293,8 @@ impl Advisor {
         let run = || -> TractResult<(Vec<f32>, Vec<f32>)> {
             let input =
                 tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, TOKEN_FEATURES], obs)?;
-            let out = model.plan.run(tvec!(input.into()))?;
+            let plan = if b == 1 { &model.single } else { &model.plan };
+            let out = plan.run(tvec!(input.into()))?;
             let logits = out
                 .first()
                 .ok_or_else(|| TractError::msg("no logits output"))?;
