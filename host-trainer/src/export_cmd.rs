@@ -29,7 +29,7 @@ pub fn run(args: Args) -> Result<()> {
     )?;
     let m = &r.meta;
     println!(
-        "exported run {} parameters v{} ({} rules, {} layers, d_model {}, {} heads, ff {}; {} parameters)",
+        "exported run {} parameters v{} ({} rules; layers {}, d_model {}, heads {}, ff {}; {} parameters)",
         m.run_id,
         m.parameter_version,
         m.rules,
