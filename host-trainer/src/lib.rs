@@ -4,4 +4,6 @@
 
 pub mod arena;
 #[cfg(feature = "train")]
+pub mod export;
+#[cfg(feature = "train")]
 pub mod train;

@@ -3,6 +3,8 @@ use clap::{Parser, Subcommand};
 
 mod advise_cmd;
 mod arena_cmd;
+#[cfg(feature = "train")]
+mod export_cmd;
 mod shanten_cmd;
 #[cfg(feature = "train")]
 mod train_cmd;
@@ -24,6 +26,10 @@ enum Command {
     /// Trains the policy by self-play PPO with efficiency guidance (needs the `train` feature).
     #[cfg(feature = "train")]
     Train(Box<host_trainer::train::TrainConfig>),
+    /// Exports a training checkpoint as an ONNX model plus sidecar for `advise` (needs
+    /// the `train` feature).
+    #[cfg(feature = "train")]
+    Export(export_cmd::Args),
     /// Ranks the legal actions of a position: policy probability, value, efficiency facts.
     Advise(advise_cmd::Args),
 }
@@ -35,6 +41,8 @@ fn main() -> anyhow::Result<()> {
         Command::Arena(args) => arena_cmd::run(args),
         #[cfg(feature = "train")]
         Command::Train(cfg) => train_cmd::run(*cfg),
+        #[cfg(feature = "train")]
+        Command::Export(args) => export_cmd::run(args),
         Command::Advise(args) => advise_cmd::run(args),
     }
 }
