@@ -8,9 +8,10 @@
 //! or, with `--json`, the `inference::Advice` as JSON.
 
 use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use engine::game::Observation;
 use inference::position::{from_json, per_seat, rules_preset, ClaimSpec, Position};
 use inference::{Advice, Advisor};
 
@@ -58,10 +59,13 @@ pub struct Args {
     /// Read a JSON position or game record from stdin instead.
     #[arg(long)]
     pub stdin_json: bool,
-    /// The ONNX model (its sidecar `NAME.json` next to it); default `models/default.onnx`
-    /// if present, else efficiency-only.
-    #[arg(long)]
+    /// The ONNX model (its sidecar `NAME.json` next to it); default: the shipped
+    /// `models/default.onnx` when its rules fit the position, else efficiency-only.
+    #[arg(long, conflicts_with = "no_model")]
     pub model: Option<PathBuf>,
+    /// Use no model: rank by the efficiency evaluator only.
+    #[arg(long)]
+    pub no_model: bool,
     /// Print the advice as JSON.
     #[arg(long)]
     pub json: bool,
@@ -94,20 +98,61 @@ fn position(args: &Args) -> Result<Position> {
     })
 }
 
-fn advisor(model: &Option<PathBuf>) -> Result<Advisor> {
-    match model {
-        Some(p) => Ok(Advisor::load(p)?),
-        None if std::path::Path::new(DEFAULT_MODEL).exists() => {
-            Ok(Advisor::load(DEFAULT_MODEL.as_ref())?)
-        }
-        None => {
-            eprintln!(
-                "note: no model ({DEFAULT_MODEL} not found, no --model): advice from the \
-                 efficiency evaluator only"
-            );
-            Ok(Advisor::efficiency_only())
-        }
+/// The default model: `models/default.onnx` under the working directory, else the one
+/// in the checkout this binary was built from (so `cargo run -p host-trainer -- advise`
+/// finds the shipped model from any directory).
+fn default_model() -> Option<PathBuf> {
+    let here = PathBuf::from(DEFAULT_MODEL);
+    if here.exists() {
+        return Some(here);
     }
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(DEFAULT_MODEL);
+    checkout.exists().then_some(checkout)
+}
+
+/// Whether a model trained for the rules preset `model_rules` fits the observation's.
+fn rules_fit(model_rules: &str, obs: &Observation) -> bool {
+    engine::Rules::preset(model_rules)
+        .is_some_and(|r| r.players == obs.rules.players && r.tile_set == obs.rules.tile_set)
+}
+
+fn advisor(args: &Args, obs: &Observation) -> Result<Advisor> {
+    let efficiency_only = |why: String| {
+        eprintln!("note: {why}: advice from the efficiency evaluator only");
+        Ok(Advisor::efficiency_only())
+    };
+    if args.no_model {
+        return efficiency_only("--no-model".into());
+    }
+    let (path, explicit) = match &args.model {
+        Some(p) => (p.clone(), true),
+        None => match default_model() {
+            Some(p) => (p, false),
+            None => {
+                return efficiency_only(format!("no model ({DEFAULT_MODEL} not found, no --model)"))
+            }
+        },
+    };
+    let advisor =
+        Advisor::load(&path).with_context(|| format!("loading the model {}", path.display()))?;
+    let model_rules = advisor
+        .sidecar()
+        .map(|s| s.rules.clone())
+        .unwrap_or_default();
+    if !rules_fit(&model_rules, obs) {
+        let why = format!(
+            "the model {} was trained for {model_rules:?} rules, the position is {} players",
+            path.display(),
+            obs.rules.players
+        );
+        if explicit {
+            bail!("{why} (pass --rules {model_rules}, or --no-model)");
+        }
+        return efficiency_only(why);
+    }
+    Ok(advisor)
 }
 
 fn label(r: &inference::RankedAction) -> String {
@@ -189,7 +234,7 @@ pub fn run(args: Args) -> Result<()> {
     if legal.is_empty() {
         bail!("the observing seat has no decision in this position");
     }
-    let advisor = advisor(&args.model)?;
+    let advisor = advisor(&args, &obs)?;
     let advice = advisor.advise_with_legal(&obs, &legal)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&advice)?);

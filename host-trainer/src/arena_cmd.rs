@@ -2,18 +2,24 @@
 
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use host_trainer::arena::{self, ArenaConfig, BotSpec};
+use host_trainer::policy;
 
 /// Arguments of `host-trainer arena`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Bots by seat, comma-separated: `random` or `eff` (one per player).
+    /// Bots by seat, comma-separated: `random`, `eff` or `model` (the ONNX policy of
+    /// `--model`), one per player.
     #[arg(long, default_value = "eff,random,random")]
     pub seats: String,
+    /// The ONNX model (sidecar `NAME.json` beside it) played by `model` seats.
+    #[arg(long, default_value = "models/default.onnx")]
+    pub model: PathBuf,
     /// Hands to play (rounded up to a multiple of the player count in duplicate mode).
     #[arg(long, default_value_t = 3000)]
     pub hands: u64,
@@ -76,7 +82,27 @@ pub fn run(args: Args) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let stop = AtomicBool::new(false);
-    let report = pool.install(|| arena::run(&cfg, &|| bar.inc(1), &stop))?;
+    let report = if cfg.seats.contains(&BotSpec::Custom) {
+        let advisor = inference::Advisor::load(&args.model).with_context(|| {
+            format!(
+                "loading the model for the `model` seats: {}",
+                args.model.display()
+            )
+        })?;
+        if let Some(sidecar) = advisor.sidecar() {
+            if sidecar.rules != args.rules {
+                bail!(
+                    "the model was trained for rules {:?} but the arena plays {:?}",
+                    sidecar.rules,
+                    args.rules
+                );
+            }
+        }
+        let factory = policy::onnx_factory(Arc::new(advisor))?;
+        pool.install(|| arena::run_with(&cfg, &*factory, &|| bar.inc(1), &stop))?
+    } else {
+        pool.install(|| arena::run(&cfg, &|| bar.inc(1), &stop))?
+    };
     bar.finish_and_clear();
     print!("{}", report.table());
     if let Some(path) = &args.json {

@@ -5,5 +5,7 @@
 pub mod arena;
 #[cfg(feature = "train")]
 pub mod export;
+pub mod policy;
+pub mod report;
 #[cfg(feature = "train")]
 pub mod train;

@@ -5,6 +5,7 @@ mod advise_cmd;
 mod arena_cmd;
 #[cfg(feature = "train")]
 mod export_cmd;
+mod report_cmd;
 mod shanten_cmd;
 #[cfg(feature = "train")]
 mod train_cmd;
@@ -32,6 +33,9 @@ enum Command {
     Export(export_cmd::Args),
     /// Ranks the legal actions of a position: policy probability, value, efficiency facts.
     Advise(advise_cmd::Args),
+    /// Evaluates a shipped model in the duplicate arena and writes its report
+    /// (`models/REPORT.md`) from the training run's files.
+    Report(report_cmd::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -44,5 +48,6 @@ fn main() -> anyhow::Result<()> {
         #[cfg(feature = "train")]
         Command::Export(args) => export_cmd::run(args),
         Command::Advise(args) => advise_cmd::run(args),
+        Command::Report(args) => report_cmd::run(args),
     }
 }

@@ -12,7 +12,8 @@ fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
         .arg("advise")
         .args(args)
-        // No models/default.onnx in the scratch directory: efficiency-only by default.
+        // A scratch working directory (the shipped sanma model does not fit these
+        // four-player positions, so the default is efficiency-only).
         .current_dir(env!("CARGO_TARGET_TMPDIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

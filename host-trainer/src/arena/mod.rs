@@ -10,6 +10,7 @@
 //! seeds derived from the wall seed, rotation and seat; results are aggregated in hand
 //! order. The report is therefore identical for any number of threads.
 
+pub mod paired;
 pub mod report;
 pub mod stats;
 
@@ -37,12 +38,14 @@ pub enum BotSpec {
 }
 
 impl BotSpec {
-    /// Parses `random` / `rand` or `eff` / `efficiency`.
+    /// Parses `random` / `rand`, `eff` / `efficiency`, or `model` / `policy` (a custom
+    /// seat: the learned policy the caller's factory makes).
     pub fn parse(name: &str) -> Result<BotSpec> {
         match name.trim() {
             "random" | "rand" => Ok(BotSpec::Random),
             "eff" | "efficiency" => Ok(BotSpec::Efficiency),
-            other => bail!("unknown bot {other:?} (expected random or eff)"),
+            "model" | "policy" => Ok(BotSpec::Custom),
+            other => bail!("unknown bot {other:?} (expected random, eff or model)"),
         }
     }
 
@@ -203,8 +206,26 @@ fn run_inner(
     on_wall: &(dyn Fn() + Sync),
     stop: &AtomicBool,
 ) -> Result<ArenaReport> {
-    cfg.validate()?;
     let start = std::time::Instant::now();
+    let walls = play_walls(cfg, factory, on_wall, stop)?;
+    Ok(ArenaReport::from_walls(
+        cfg,
+        &walls,
+        start.elapsed().as_secs_f64(),
+    ))
+}
+
+/// Plays every wall (on the current rayon pool) and returns the hands wall by wall, in
+/// wall order — for statistics that [`ArenaReport`] does not compute, such as the paired
+/// comparison of two line-ups on the same walls ([`paired`]). A wall skipped because
+/// `stop` was set is empty.
+pub fn play_walls(
+    cfg: &ArenaConfig,
+    factory: Option<&AgentFactory>,
+    on_wall: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<Vec<PlayedHand>>> {
+    cfg.validate()?;
     let walls: Vec<Result<Vec<PlayedHand>>> = (0..cfg.walls())
         .into_par_iter()
         .map(|w| {
@@ -216,10 +237,5 @@ fn run_inner(
             r
         })
         .collect();
-    let walls: Vec<Vec<PlayedHand>> = walls.into_iter().collect::<Result<_>>()?;
-    Ok(ArenaReport::from_walls(
-        cfg,
-        &walls,
-        start.elapsed().as_secs_f64(),
-    ))
+    walls.into_iter().collect()
 }

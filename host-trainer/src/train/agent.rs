@@ -18,8 +18,8 @@ use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
 use tch::{Device, Tensor};
 
 use super::model::{masked_logits, obs_tensor, OwnedNet, ParamSnapshot};
-use super::selfplay::automatic;
 use crate::arena::AgentFactory;
+use crate::policy::automatic;
 
 thread_local! {
     static CACHE: RefCell<Option<(u64, Rc<OwnedNet>)>> = const { RefCell::new(None) };

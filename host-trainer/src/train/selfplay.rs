@@ -32,6 +32,7 @@ use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
 use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapshot};
+use crate::policy::automatic;
 
 /// One decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -136,22 +137,6 @@ fn sample(rng: &mut Rng, logp: &[f32]) -> usize {
         }
     }
     last
-}
-
-/// Whether the action must be played without asking the policy.
-pub fn automatic(legal: &LegalActions, auto_win: bool) -> Option<Action> {
-    if auto_win {
-        if legal.contains(Action::Tsumo) {
-            return Some(Action::Tsumo);
-        }
-        if legal.contains(Action::Ron) {
-            return Some(Action::Ron);
-        }
-    }
-    if legal.len() == 1 {
-        return legal.iter().next();
-    }
-    None
 }
 
 fn send(links: &WorkerLinks, mut msg: Vec<u8>) -> bool {

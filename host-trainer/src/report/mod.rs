@@ -1,0 +1,271 @@
+//! `host-trainer report`: the evaluation report of a shipped model (`models/REPORT.md`),
+//! generated from the training run folders and fresh duplicate-arena runs — never typed
+//! by hand.
+//!
+//! For each opponent pair (two random bots, two efficiency bots) two arenas are played
+//! with the same master seed: `model,X,X` and `eff,X,X`. The second is the efficiency
+//! bot's own result in exactly the same seats, walls and opponent seeds, and the paired
+//! per-wall difference ([`crate::arena::paired`]) gives the tightest interval for
+//! "better than the efficiency bot".
+
+mod markdown;
+pub mod run_summary;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use inference::{Advisor, Sidecar};
+use serde::Serialize;
+
+use crate::arena::paired::{compare, PairedComparison};
+use crate::arena::{play_walls, AgentFactory, ArenaConfig, ArenaReport, BotSpec, KindReport};
+use crate::policy::onnx_factory;
+pub use markdown::render;
+pub use run_summary::{EvalPoint, RunSummary};
+
+/// What to evaluate.
+#[derive(Clone, Debug)]
+pub struct ReportConfig {
+    /// The exported model (`NAME.onnx`, sidecar `NAME.json` beside it).
+    pub model: PathBuf,
+    /// The training run the model was exported from.
+    pub run: PathBuf,
+    /// A run trained with the other guidance setting, for the on/off comparison.
+    pub ablation: Option<PathBuf>,
+    /// Hands per line-up (rounded up to a multiple of the player count).
+    pub hands: u64,
+    /// Master seed of the evaluation arenas.
+    pub seed: u64,
+    /// The command line, printed in the report.
+    pub command: String,
+}
+
+/// The model against one opponent pair, beside the efficiency bot in the same seats.
+#[derive(Clone, Debug, Serialize)]
+pub struct Matchup {
+    /// The opponents' bot name (`random`, `eff`).
+    pub opponents: String,
+    /// The model's seat statistics (`model,X,X`).
+    pub model: KindReport,
+    /// The efficiency bot's statistics in the same seats (`eff,X,X`).
+    pub eff: KindReport,
+    /// Model minus efficiency bot, wall by wall.
+    pub difference: PairedComparison,
+    /// The whole `model,X,X` arena.
+    pub model_arena: ArenaReport,
+    /// The whole `eff,X,X` arena.
+    pub eff_arena: ArenaReport,
+}
+
+/// One of the issue's targets, checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Target {
+    /// What is asked.
+    pub goal: String,
+    /// What was measured.
+    pub measured: String,
+    /// Whether it is met.
+    pub met: bool,
+}
+
+/// Everything in the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// The command line that produced it.
+    pub command: String,
+    /// UTC time of generation (seconds since the epoch).
+    pub generated_unix_s: u64,
+    /// Seconds spent generating it.
+    pub generation_s: f64,
+    /// The model file.
+    pub model: PathBuf,
+    /// Its size in bytes.
+    pub model_bytes: u64,
+    /// Its sidecar.
+    pub sidecar: Sidecar,
+    /// The training run.
+    pub run: RunSummary,
+    /// The guidance ablation run, if given.
+    pub ablation: Option<RunSummary>,
+    /// Hands per line-up.
+    pub hands: u64,
+    /// Arena seed.
+    pub seed: u64,
+    /// Threads of the arena pool.
+    pub threads: usize,
+    /// Against two random bots, then against two efficiency bots.
+    pub matchups: Vec<Matchup>,
+    /// The issue's targets.
+    pub targets: Vec<Target>,
+}
+
+/// Plays `model,X,X` and `eff,X,X` on the same walls.
+fn matchup(
+    rules: engine::Rules,
+    opponents: BotSpec,
+    cfg: &ReportConfig,
+    factory: &AgentFactory,
+    on_wall: &(dyn Fn() + Sync),
+) -> Result<Matchup> {
+    let players = rules.players as usize;
+    let mut seats = vec![opponents; players];
+    let stop = AtomicBool::new(false);
+    let mut arena = |first: BotSpec| -> Result<(ArenaConfig, ArenaReport, Vec<Vec<_>>)> {
+        seats[0] = first;
+        let acfg = ArenaConfig {
+            rules,
+            seats: seats.clone(),
+            hands: cfg.hands,
+            seed: cfg.seed,
+            duplicate: true,
+        };
+        let start = std::time::Instant::now();
+        let walls = play_walls(&acfg, Some(factory), on_wall, &stop)?;
+        let report = ArenaReport::from_walls(&acfg, &walls, start.elapsed().as_secs_f64());
+        Ok((acfg, report, walls))
+    };
+    let (_, model_arena, model_walls) = arena(BotSpec::Custom)?;
+    let (_, eff_arena, eff_walls) = arena(BotSpec::Efficiency)?;
+    let difference = compare(&model_walls, 0, &eff_walls, 0, players)?;
+    let entrant = |r: &ArenaReport| -> Result<KindReport> {
+        r.entrants
+            .first()
+            .cloned()
+            .context("the arena report has no entrants")
+    };
+    Ok(Matchup {
+        opponents: opponents.name().to_string(),
+        model: entrant(&model_arena)?,
+        eff: entrant(&eff_arena)?,
+        difference,
+        model_arena,
+        eff_arena,
+    })
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.2} %", 100.0 * x)
+}
+
+/// The issue's targets, checked against the measured matchups.
+fn targets(matchups: &[Matchup]) -> Vec<Target> {
+    let mut out = Vec::new();
+    if let Some(m) = matchups.iter().find(|m| m.opponents == "random") {
+        let w = m.model.win_rate;
+        out.push(Target {
+            goal: "against two random bots: win rate ≥ 75 %".into(),
+            measured: format!("{} (95 % CI {} – {})", pct(w.mean), pct(w.low), pct(w.high)),
+            met: w.mean >= 0.75,
+        });
+    }
+    if let Some(m) = matchups.iter().find(|m| m.opponents == "eff") {
+        let d = m.difference.win_rate;
+        out.push(Target {
+            goal: "against two efficiency bots: win rate ≥ the efficiency bot's own in the same \
+                   seats + 5 points, the 95 % interval of the difference excluding 0"
+                .into(),
+            measured: format!(
+                "model {} vs efficiency bot {}: difference {:+.2} points (95 % CI {:+.2} – {:+.2})",
+                pct(m.model.win_rate.mean),
+                pct(m.eff.win_rate.mean),
+                100.0 * d.mean,
+                100.0 * d.low,
+                100.0 * d.high
+            ),
+            met: d.mean >= 0.05 && d.low > 0.0,
+        });
+        let p = m.model.points_per_hand;
+        out.push(Target {
+            goal: "against two efficiency bots: mean points per hand > 0, the 95 % interval \
+                   excluding 0"
+                .into(),
+            measured: format!("{:+.3} (95 % CI {:+.3} – {:+.3})", p.mean, p.low, p.high),
+            met: p.low > 0.0,
+        });
+    }
+    out
+}
+
+/// Plays the evaluation arenas on the current rayon pool and assembles the report.
+/// `on_wall` is called after every wall of every arena (progress).
+pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Report> {
+    let start = std::time::Instant::now();
+    let advisor = Advisor::load(&cfg.model)
+        .with_context(|| format!("loading the model {}", cfg.model.display()))?;
+    let Some(sidecar) = advisor.sidecar().cloned() else {
+        bail!("{} loaded without a sidecar", cfg.model.display());
+    };
+    let Some(rules) = engine::Rules::preset(&sidecar.rules) else {
+        bail!(
+            "the model's sidecar names rules {:?}, which this build does not know",
+            sidecar.rules
+        );
+    };
+    let model_bytes = std::fs::metadata(&cfg.model)
+        .with_context(|| format!("reading {}", cfg.model.display()))?
+        .len();
+    let run = RunSummary::load(&cfg.run)
+        .with_context(|| format!("reading the training run {}", cfg.run.display()))?;
+    let ablation = cfg
+        .ablation
+        .as_deref()
+        .map(|dir| {
+            RunSummary::load(dir)
+                .with_context(|| format!("reading the ablation run {}", dir.display()))
+        })
+        .transpose()?;
+    if cfg.hands == 0 {
+        bail!("--hands must be at least 1");
+    }
+    let factory = onnx_factory(Arc::new(advisor))?;
+    let matchups = [BotSpec::Random, BotSpec::Efficiency]
+        .into_iter()
+        .map(|opponents| matchup(rules, opponents, cfg, &*factory, on_wall))
+        .collect::<Result<Vec<_>>>()?;
+    let targets = targets(&matchups);
+    Ok(Report {
+        command: cfg.command.clone(),
+        generated_unix_s: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs())
+            .unwrap_or(0),
+        generation_s: start.elapsed().as_secs_f64(),
+        model: cfg.model.clone(),
+        model_bytes,
+        sidecar,
+        run,
+        ablation,
+        hands: cfg.hands,
+        seed: cfg.seed,
+        threads: rayon::current_num_threads(),
+        matchups,
+        targets,
+    })
+}
+
+/// Writes `REPORT.md` and `report.json` into `out_dir`, and copies the runs' training
+/// curves beside them (`curve.png`, `curve-ablation.png`) so that the Markdown's image
+/// links resolve.
+pub fn write(report: &Report, out_dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
+    let mut curves = Vec::new();
+    for (run, name) in std::iter::once((&report.run, "curve.png"))
+        .chain(report.ablation.iter().map(|a| (a, "curve-ablation.png")))
+    {
+        let src = run.dir.join("curve.png");
+        if src.exists() {
+            std::fs::copy(&src, out_dir.join(name))
+                .with_context(|| format!("copying {}", src.display()))?;
+            curves.push(name);
+        }
+    }
+    let md = render(report, &curves);
+    let json = serde_json::to_string_pretty(report).context("serializing the report")?;
+    for (name, text) in [("REPORT.md", md), ("report.json", json + "\n")] {
+        let path = out_dir.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! What a training run folder says about itself: its configuration, seed, git revision,
+//! budget and evaluation history (`config.json` and `metrics.jsonl`, as written by
+//! `host-trainer train`). Read as plain JSON so that the report needs no libtorch.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One evaluation of a run (a metrics row with evaluation columns).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct EvalPoint {
+    /// Updates done at the evaluation.
+    pub update: u64,
+    /// Training seconds at the evaluation.
+    pub elapsed_s: f64,
+    /// Policy win rate against two random bots.
+    pub random_win_rate: f64,
+    /// Policy win rate against two efficiency bots (if evaluated).
+    pub eff_win_rate: Option<f64>,
+    /// Policy points per hand against two efficiency bots (if evaluated).
+    pub eff_points: Option<f64>,
+}
+
+/// A training run, summarised.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunSummary {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The hyperparameters as saved (`config.json` → `config`).
+    pub config: BTreeMap<String, Value>,
+    /// The git revision the run started from.
+    pub git_revision: String,
+    /// Master seed.
+    pub seed: u64,
+    /// `On` or `Off`.
+    pub guidance: String,
+    /// Updates done.
+    pub updates: u64,
+    /// Training seconds (summed over resumed sessions).
+    pub elapsed_s: f64,
+    /// Samples trained on.
+    pub samples: u64,
+    /// Self-play hands played.
+    pub hands: u64,
+    /// The stop threshold on the win rate against two random bots.
+    pub random_threshold: f64,
+    /// Every evaluation, in update order.
+    pub evals: Vec<EvalPoint>,
+    /// The first evaluation at or above `random_threshold`.
+    pub first_random_threshold: Option<EvalPoint>,
+}
+
+fn number(row: &Value, key: &str) -> Option<f64> {
+    row.get(key).and_then(Value::as_f64)
+}
+
+impl RunSummary {
+    /// Reads `dir/config.json` and `dir/metrics.jsonl`. A resumed run may repeat the
+    /// updates after its last checkpoint; the later row of an update wins.
+    pub fn load(dir: &Path) -> Result<RunSummary> {
+        let config_path = dir.join("config.json");
+        let text = std::fs::read_to_string(&config_path)
+            .with_context(|| format!("reading {}", config_path.display()))?;
+        let saved: Value = serde_json::from_str(&text)
+            .with_context(|| format!("{} is not JSON", config_path.display()))?;
+        let Some(config) = saved.get("config").and_then(Value::as_object) else {
+            bail!("{} has no \"config\" object", config_path.display());
+        };
+        let config: BTreeMap<String, Value> =
+            config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let git_revision = saved
+            .get("git_revision")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown")
+            .to_string();
+        let seed = config
+            .get("seed")
+            .and_then(Value::as_u64)
+            .with_context(|| format!("{}: no seed", config_path.display()))?;
+        let guidance = config
+            .get("guidance")
+            .and_then(Value::as_str)
+            .unwrap_or("On")
+            .to_string();
+        let random_threshold = config
+            .get("win_rate_random")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.45);
+
+        let metrics_path = dir.join("metrics.jsonl");
+        let text = std::fs::read_to_string(&metrics_path)
+            .with_context(|| format!("reading {}", metrics_path.display()))?;
+        let mut rows: BTreeMap<u64, Value> = BTreeMap::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let row: Value = serde_json::from_str(line)
+                .with_context(|| format!("{} line {}: not JSON", metrics_path.display(), i + 1))?;
+            let update = row
+                .get("update")
+                .and_then(Value::as_u64)
+                .with_context(|| format!("{} line {}: no update", metrics_path.display(), i + 1))?;
+            rows.insert(update, row);
+        }
+        let Some(last) = rows.values().next_back() else {
+            bail!(
+                "{} has no rows: the run never finished an update",
+                metrics_path.display()
+            );
+        };
+        let updates = last.get("update").and_then(Value::as_u64).unwrap_or(0);
+        let elapsed_s = number(last, "elapsed_s").unwrap_or(0.0);
+        let samples = last.get("samples").and_then(Value::as_u64).unwrap_or(0);
+        let hands = last.get("hands").and_then(Value::as_u64).unwrap_or(0);
+        let evals: Vec<EvalPoint> = rows
+            .values()
+            .filter_map(|row| {
+                Some(EvalPoint {
+                    update: row.get("update")?.as_u64()?,
+                    elapsed_s: number(row, "elapsed_s")?,
+                    random_win_rate: number(row, "eval_random_win_rate")?,
+                    eff_win_rate: number(row, "eval_eff_win_rate"),
+                    eff_points: number(row, "eval_eff_points"),
+                })
+            })
+            .collect();
+        let first_random_threshold = evals
+            .iter()
+            .find(|e| e.random_win_rate >= random_threshold)
+            .copied();
+        Ok(RunSummary {
+            dir: dir.to_path_buf(),
+            config,
+            git_revision,
+            seed,
+            guidance,
+            updates,
+            elapsed_s,
+            samples,
+            hands,
+            random_threshold,
+            evals,
+            first_random_threshold,
+        })
+    }
+
+    /// The last evaluation at or before `update`.
+    pub fn eval_at(&self, update: u64) -> Option<EvalPoint> {
+        self.evals
+            .iter()
+            .rev()
+            .find(|e| e.update <= update)
+            .copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_run(dir: &Path, metrics: &str) {
+        std::fs::create_dir_all(dir).unwrap();
+        std::fs::write(
+            dir.join("config.json"),
+            r#"{"config":{"seed":5,"guidance":"Off","win_rate_random":0.45},"git_revision":"abc"}"#,
+        )
+        .unwrap();
+        std::fs::write(dir.join("metrics.jsonl"), metrics).unwrap();
+    }
+
+    #[test]
+    fn reads_evaluations_and_the_first_threshold_crossing() {
+        let dir = std::env::temp_dir().join(format!("run-summary-{}", std::process::id()));
+        let rows = [
+            r#"{"update":1,"samples":10,"hands":1,"elapsed_s":2.0}"#,
+            r#"{"update":2,"samples":20,"hands":2,"elapsed_s":4.0,"eval_random_win_rate":0.3,"eval_eff_win_rate":0.1,"eval_eff_points":-0.5}"#,
+            r#"{"update":3,"samples":30,"hands":3,"elapsed_s":6.0,"eval_random_win_rate":null}"#,
+            // A resumed session redoes update 3 and goes on.
+            r#"{"update":3,"samples":31,"hands":3,"elapsed_s":6.5,"eval_random_win_rate":0.5,"eval_eff_win_rate":0.2,"eval_eff_points":-0.1}"#,
+            r#"{"update":4,"samples":40,"hands":4,"elapsed_s":8.0,"eval_random_win_rate":0.6}"#,
+        ];
+        write_run(&dir, &(rows.join("\n") + "\n"));
+        let s = RunSummary::load(&dir).unwrap();
+        assert_eq!(
+            (s.seed, s.guidance.as_str(), s.git_revision.as_str()),
+            (5, "Off", "abc")
+        );
+        assert_eq!((s.updates, s.samples, s.hands), (4, 40, 4));
+        assert_eq!(s.evals.len(), 3);
+        let first = s.first_random_threshold.unwrap();
+        assert_eq!((first.update, first.elapsed_s), (3, 6.5));
+        assert_eq!(s.eval_at(2).unwrap().eff_points, Some(-0.5));
+        assert_eq!(s.eval_at(10).unwrap().update, 4);
+        assert!(s.eval_at(1).is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn missing_or_empty_runs_are_clear_errors() {
+        let dir = std::env::temp_dir().join(format!("run-summary-empty-{}", std::process::id()));
+        write_run(&dir, "");
+        let e = RunSummary::load(&dir).unwrap_err().to_string();
+        assert!(e.contains("no rows"), "{e}");
+        let e = RunSummary::load(&dir.join("nope")).unwrap_err().to_string();
+        assert!(e.contains("config.json"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
