@@ -1,11 +1,14 @@
 /*
  * A minimal "game server" over the mahjong C ABI: it runs one sanma game, and on every
- * decision asks the efficiency advisor for a suggestion. Seat 0 stands for a remote
- * client (played here by the random bot, which sometimes ignores the advice); the
- * other seats follow the advice.
+ * decision asks an advisor for a suggestion: the learned policy when a model is given
+ * (argv[1], an ONNX file with its JSON sidecar next to it, e.g. models/default.onnx),
+ * otherwise the efficiency advisor. Seat 0 stands for a remote client (played here by
+ * the random bot, which sometimes ignores the advice); the other seats follow the
+ * advice.
  *
  * Build: cc -std=c11 -I ffi/include ffi/examples/server.c \
  *           target/release/libmahjong_ffi.a -lpthread -ldl -lm -o server
+ * Run:   ./server [model.onnx]
  */
 #include "mahjong.h"
 
@@ -24,10 +27,21 @@
         }                                                                           \
     } while (0)
 
-int main(void) {
+int main(int argc, char **argv) {
     int status = 1;
     mj_game *game = NULL;
     mj_bot *client = NULL;
+    mj_advisor *advisor = NULL; /* the learned policy; NULL: the efficiency advisor */
+    if (argc > 1) {
+        /* Load once; one advisor may serve every table and thread of the server. */
+        TRY(mj_advisor_new(argv[1], &advisor));
+        mj_model_info info;
+        TRY(mj_advisor_info(advisor, &info));
+        printf("advisor: learned policy %s (encoding v%u, parameters v%llu)\n", argv[1],
+               (unsigned)info.encoding_version, (unsigned long long)info.parameter_version);
+    } else {
+        printf("advisor: efficiency (no model given)\n");
+    }
     TRY(mj_game_new_preset("sanma", 42, &game));
     TRY(mj_bot_new_random(7, &client));
 
@@ -57,10 +71,13 @@ int main(void) {
         TRY(mj_game_seats_to_act(game, seats, MJ_MAX_PLAYERS, &n_seats));
         uint8_t seat = seats[0];
 
-        /* Ask the advisor. A later version adds mj_advisor_advise (a learned policy)
-         * with the same mj_advice result. */
+        /* Ask the advisor; both fill the same mj_advice. */
         mj_advice advice;
-        TRY(mj_efficiency_advise(game, seat, &advice));
+        if (advisor != NULL) {
+            TRY(mj_advisor_advise(advisor, game, seat, &advice));
+        } else {
+            TRY(mj_efficiency_advise(game, seat, &advice));
+        }
 
         uint16_t action = advice.action;
         if (seat == 0) {
@@ -71,8 +88,12 @@ int main(void) {
             TRY(mj_action_format(action, text, sizeof text, &n));
             TRY(mj_action_format(advice.action, hint, sizeof hint, &n));
             if (decisions < 5) {
-                printf("seat 0 (shanten %d): advised \"%s\", played \"%s\"\n", advice.shanten,
-                       hint, text);
+                printf("seat 0 (shanten %d): advised \"%s\" (score %.3f", advice.shanten,
+                       hint, advice.num_ranked > 0 ? (double)advice.ranked[0].score : 0.0);
+                if (advice.has_value) {
+                    printf(", value %.3f", (double)advice.value);
+                }
+                printf("), played \"%s\"\n", text);
             }
             followed += action == advice.action;
             decisions++;
@@ -91,5 +112,6 @@ int main(void) {
 done:
     mj_bot_free(client);
     mj_game_free(game);
+    mj_advisor_free(advisor);
     return status;
 }

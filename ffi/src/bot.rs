@@ -1,8 +1,8 @@
-//! The `mj_bot` handle (random and efficiency bots) and the efficiency advisor.
+//! The `mj_bot` handle (random and efficiency bots), the [`mj_advice`] struct and the
+//! efficiency advisor.
 //!
-//! The learned-policy advisor (`mj_advisor_new(model_path)`, `mj_advisor_advise`,
-//! `mj_advisor_free`) will fill the same [`mj_advice`] struct once the inference crate
-//! exists; `mj_efficiency_advise` is its model-free counterpart.
+//! The learned-policy advisor (`mj_advisor_advise`, in [`crate::advisor`]) fills the
+//! same [`mj_advice`]; `mj_efficiency_advise` is its model-free counterpart.
 
 use engine::bots::{Agent, EfficiencyBot, RandomBot};
 use engine::efficiency::value_scores;
@@ -45,11 +45,22 @@ pub struct mj_ranked_action {
     /// The action index.
     pub action: u16,
     /// Its score; higher is better. The efficiency advisor gives the engine's value
-    /// score in `[0, 1]` (1 for the best discards).
+    /// score in `[0, 1]` (1 for the best discards); the learned-policy advisor gives the
+    /// policy's probability (masked softmax over the legal actions; they sum to 1).
     pub score: f32,
 }
 
+/// `mj_advice.source`: the efficiency advisor (`mj_efficiency_advise`).
+pub const MJ_ADVICE_EFFICIENCY: u8 = 0;
+/// `mj_advice.source`: the learned-policy advisor (`mj_advisor_advise`).
+pub const MJ_ADVICE_POLICY: u8 = 1;
+
 /// A suggestion for one seat: the action to take and a ranking of the alternatives.
+///
+/// Filled by `mj_efficiency_advise` and `mj_advisor_advise`. The fields after `ranked`
+/// (`source`, `has_value`, `value`) were appended with the learned-policy advisor: the
+/// earlier fields keep their offsets, but the struct grew (260 to 268 bytes), so C code
+/// must be recompiled against this header.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mj_advice {
@@ -62,8 +73,18 @@ pub struct mj_advice {
     pub num_ranked: u8,
     /// Ranked actions, best first. The efficiency advisor ranks the legal discards by
     /// value score (ties by action index) on the seat's turn and ranks nothing (0
-    /// entries) in a claim window.
+    /// entries) in a claim window. The learned-policy advisor ranks every legal action
+    /// (discards, calls, wins, pass) by policy probability (ties by action index);
+    /// `ranked[0].action == action`.
     pub ranked: [mj_ranked_action; MJ_MAX_LEGAL_ACTIONS],
+    /// Who advised: `MJ_ADVICE_EFFICIENCY` or `MJ_ADVICE_POLICY`.
+    pub source: u8,
+    /// Whether `value` holds the critic's estimate (only the learned-policy advisor has
+    /// a critic).
+    pub has_value: bool,
+    /// The critic's value estimate of the seat's position (the model's value head, in
+    /// the units it was trained on); 0 when `has_value` is false.
+    pub value: f32,
 }
 
 fn new_bot(bot: mj_bot, out: *mut *mut mj_bot) -> Result<(), Error> {
@@ -131,7 +152,7 @@ pub unsafe extern "C" fn mj_bot_free(bot: *mut mj_bot) {
 
 /// The observation and legal actions of a seat that has a decision pending, or the
 /// reason why it has none.
-fn decision(
+pub(crate) fn decision(
     g: &Game,
     seat: u8,
 ) -> Result<(engine::game::Observation, engine::game::LegalActions), Error> {
@@ -201,6 +222,9 @@ pub(crate) fn efficiency_advice(g: &Game, seat: u8) -> Result<mj_advice, Error> 
         shanten: shanten(&obs.hand, melds, tile_set).min_of(forms),
         num_ranked: 0,
         ranked: [mj_ranked_action::default(); MJ_MAX_LEGAL_ACTIONS],
+        source: MJ_ADVICE_EFFICIENCY,
+        has_value: false,
+        value: 0.0,
     };
     if obs.phase == Phase::Turn {
         let v = value_scores(&obs.hand, melds, tile_set, forms, &obs.unseen);
@@ -225,7 +249,8 @@ pub(crate) fn efficiency_advice(g: &Game, seat: u8) -> Result<mj_advice, Error> 
 /// The efficiency advisor: suggests the efficiency bot's action for `seat` and, on the
 /// seat's turn, ranks its legal discards by the engine's value scores (shanten after
 /// the discard, then ukeire counted with the seat's unseen tiles, then the second
-/// step). Uses only what the seat may see. The game is not changed.
+/// step). Uses only what the seat may see. The game is not changed. Sets `source` to
+/// `MJ_ADVICE_EFFICIENCY`, `has_value` to false and `value` to 0 (no critic).
 ///
 /// Errors: `MJ_NULL_POINTER`, `MJ_INVALID_ARGUMENT` (no such seat),
 /// `MJ_NOT_YOUR_TURN` (the seat has no decision pending), `MJ_HAND_OVER`,

@@ -43,6 +43,13 @@ pub enum mj_result {
     /// The engine refused an operation for a reason that a consistent game never meets
     /// (a fixed capacity exceeded). Not expected in practice.
     MJ_INTERNAL = 12,
+    /// A model file or its JSON sidecar is missing, unreadable, truncated, corrupt or
+    /// not a policy network of the expected shape; or running the model failed.
+    MJ_MODEL_ERROR = 13,
+    /// A valid model that does not fit: its observation encoding version is not this
+    /// library's, its sidecar names a rules preset this library does not know, or the
+    /// game's rules are not the preset the model was trained for.
+    MJ_MODEL_MISMATCH = 14,
 }
 
 impl mj_result {
@@ -62,6 +69,8 @@ impl mj_result {
             10 => mj_result::MJ_PANIC,
             11 => mj_result::MJ_HAND_IN_PROGRESS,
             12 => mj_result::MJ_INTERNAL,
+            13 => mj_result::MJ_MODEL_ERROR,
+            14 => mj_result::MJ_MODEL_MISMATCH,
             _ => return None,
         })
     }
@@ -82,6 +91,8 @@ impl mj_result {
             mj_result::MJ_PANIC => "MJ_PANIC",
             mj_result::MJ_HAND_IN_PROGRESS => "MJ_HAND_IN_PROGRESS",
             mj_result::MJ_INTERNAL => "MJ_INTERNAL",
+            mj_result::MJ_MODEL_ERROR => "MJ_MODEL_ERROR",
+            mj_result::MJ_MODEL_MISMATCH => "MJ_MODEL_MISMATCH",
         }
     }
 }
@@ -216,6 +227,8 @@ pub extern "C" fn mj_result_name(code: u32) -> *const c_char {
             Some(mj_result::MJ_PANIC) => c"MJ_PANIC",
             Some(mj_result::MJ_HAND_IN_PROGRESS) => c"MJ_HAND_IN_PROGRESS",
             Some(mj_result::MJ_INTERNAL) => c"MJ_INTERNAL",
+            Some(mj_result::MJ_MODEL_ERROR) => c"MJ_MODEL_ERROR",
+            Some(mj_result::MJ_MODEL_MISMATCH) => c"MJ_MODEL_MISMATCH",
             None => c"MJ_UNKNOWN",
         };
         name.as_ptr()
@@ -228,7 +241,7 @@ mod tests {
 
     #[test]
     fn codes_are_stable() {
-        for i in 0..13u32 {
+        for i in 0..15u32 {
             let code = mj_result::from_u32(i).unwrap();
             assert_eq!(code as u32, i);
             // SAFETY: mj_result_name returns a static NUL-terminated string.
@@ -238,7 +251,7 @@ mod tests {
         // SAFETY: as above.
         let unknown = unsafe { std::ffi::CStr::from_ptr(mj_result_name(9999)) };
         assert_eq!(unknown.to_str().unwrap(), "MJ_UNKNOWN");
-        assert_eq!(mj_result::from_u32(13), None);
+        assert_eq!(mj_result::from_u32(15), None);
     }
 
     #[test]

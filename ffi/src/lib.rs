@@ -18,20 +18,24 @@
 //!
 //! ## Modules
 //! [`error`] (codes, last error, panic boundary), [`game`] (the `mj_game` handle),
-//! [`bot`] (the `mj_bot` handle and the efficiency advisor), [`efficiency`] (shanten,
-//! ukeire, value scores, mpsz parsing and formatting). `util` holds the pointer helpers.
+//! [`bot`] (the `mj_bot` handle, the `mj_advice` struct and the efficiency advisor),
+//! [`advisor`] (the `mj_advisor` handle: the learned policy, an ONNX model run by tract
+//! through the inference crate), [`efficiency`] (shanten, ukeire, value scores, mpsz
+//! parsing and formatting). `util` holds the pointer helpers.
 // The exported types keep their C names (`mj_game`, `mj_result`, ...).
 #![allow(non_camel_case_types)]
 #![deny(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+pub mod advisor;
 pub mod bot;
 pub mod efficiency;
 pub mod error;
 pub mod game;
 mod util;
 
+pub use advisor::*;
 pub use bot::*;
 pub use efficiency::*;
 pub use error::{mj_last_error_message, mj_result, mj_result_name};

@@ -482,3 +482,413 @@ fn every_export_is_inside_the_panic_boundary() {
     }
     assert!(exports >= 25, "only {exports} exports found");
 }
+
+// ---------------------------------------------------------------------------------------
+// The learned-policy advisor (mj_advisor_*).
+
+use std::path::{Path, PathBuf};
+
+use inference::onnx_export::export;
+use inference::{ModelConfig, Sidecar, Weights};
+
+/// A small model: loads and runs fast, also in debug builds.
+const SMALL: ModelConfig = ModelConfig {
+    layers: 1,
+    d_model: 16,
+    heads: 2,
+    ff: 32,
+};
+
+/// A fresh scratch directory under cargo's per-package temp dir.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ffi-abi-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes a randomly initialised small model `dir/NAME.onnx` + `dir/NAME.json`.
+fn write_model(dir: &Path, name: &str, rules: &str, seed: u64) -> PathBuf {
+    let path = dir.join(format!("{name}.onnx"));
+    let weights = Weights::random(SMALL, seed).unwrap();
+    let sidecar = Sidecar::new(SMALL, rules, "runs/abi-test", 1234, "ffi abi test");
+    export(&weights, &sidecar, &path).unwrap();
+    path
+}
+
+fn c_path(p: &Path) -> std::ffi::CString {
+    std::ffi::CString::new(p.to_str().unwrap()).unwrap()
+}
+
+struct Advisor(*mut mj_advisor);
+
+impl Advisor {
+    fn load(path: &Path) -> Advisor {
+        let mut a = null_mut();
+        // SAFETY: NUL-terminated path, valid out pointer.
+        let r = unsafe { mj_advisor_new(c_path(path).as_ptr(), &mut a) };
+        assert_eq!(r, MJ_OK, "{}", last_error());
+        assert!(!a.is_null());
+        Advisor(a)
+    }
+
+    fn advise(&self, g: &Game, seat: u8) -> Result<mj_advice, mj_result> {
+        let mut out = std::mem::MaybeUninit::<mj_advice>::uninit();
+        // SAFETY: live advisor and game, valid out pointer.
+        match unsafe { mj_advisor_advise(self.0, g.0, seat, out.as_mut_ptr()) } {
+            // SAFETY: MJ_OK means the advice was written.
+            MJ_OK => Ok(unsafe { out.assume_init() }),
+            e => Err(e),
+        }
+    }
+}
+
+impl Drop for Advisor {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from mj_advisor_new and is freed once.
+        unsafe { mj_advisor_free(self.0) };
+    }
+}
+
+/// `mj_advisor_new` on `path`: the code, with `*out` checked untouched on failure.
+fn try_load(path: &Path) -> mj_result {
+    let sentinel = 0x1234usize as *mut mj_advisor;
+    let mut out = sentinel;
+    // SAFETY: NUL-terminated path, valid out pointer.
+    let r = unsafe { mj_advisor_new(c_path(path).as_ptr(), &mut out) };
+    if r == MJ_OK {
+        // SAFETY: a fresh advisor.
+        unsafe { mj_advisor_free(out) };
+    } else {
+        assert_eq!(out, sentinel, "a failed mj_advisor_new wrote *out");
+    }
+    r
+}
+
+#[test]
+fn advisor_nulls_and_bad_models() {
+    let dir = scratch("bad-models");
+    let good = write_model(&dir, "good", "sanma", 1);
+    let g = Game::new(MJ_RULES_SANMA, 1);
+    let mut out = null_mut();
+    let mut adv = std::mem::MaybeUninit::<mj_advice>::uninit();
+    let mut info = mj_model_info::default();
+    let mut n = 77usize;
+    // SAFETY (all calls below): pointers valid or deliberately NULL.
+    unsafe {
+        assert_eq!(mj_advisor_new(null(), &mut out), MJ_NULL_POINTER);
+        assert!(last_error().contains("`model_path` is NULL"), "{}", last_error());
+        assert_eq!(
+            mj_advisor_new(c_path(&good).as_ptr(), null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_advisor_new(c"".as_ptr(), &mut out), MJ_INVALID_ARGUMENT);
+        assert!(out.is_null());
+        assert_eq!(
+            mj_advisor_advise(null(), g.0, 0, adv.as_mut_ptr()),
+            MJ_NULL_POINTER
+        );
+        let a = Advisor::load(&good);
+        assert_eq!(
+            mj_advisor_advise(a.0, null(), 0, adv.as_mut_ptr()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_advisor_advise(a.0, g.0, 0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_advisor_info(null(), &mut info), MJ_NULL_POINTER);
+        assert_eq!(mj_advisor_info(a.0, null_mut()), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_advisor_run_id(null(), null_mut(), 0, &mut n),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_advisor_run_id(a.0, null_mut(), 0, null_mut()),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(mj_advisor_run_id(a.0, null_mut(), 4, &mut n), MJ_NULL_POINTER);
+        mj_advisor_free(null_mut());
+    }
+    assert_eq!(n, 77, "a failed call wrote its length output");
+
+    // Missing model; model present but sidecar missing.
+    assert_eq!(try_load(&dir.join("missing.onnx")), MJ_MODEL_ERROR);
+    assert!(last_error().starts_with("mj_advisor_new: reading the model"));
+    assert!(last_error().contains("missing.onnx"), "{}", last_error());
+    let bytes = std::fs::read(&good).unwrap();
+    let sidecar = std::fs::read_to_string(Sidecar::path_for(&good)).unwrap();
+    let lonely = dir.join("lonely.onnx");
+    std::fs::write(&lonely, &bytes).unwrap();
+    assert_eq!(try_load(&lonely), MJ_MODEL_ERROR);
+    assert!(last_error().contains("lonely.json"), "{}", last_error());
+
+    // Corrupt and truncated ONNX files next to a valid sidecar.
+    let with_sidecar = |name: &str, model: &[u8], side: &str| -> PathBuf {
+        let p = dir.join(format!("{name}.onnx"));
+        std::fs::write(&p, model).unwrap();
+        std::fs::write(Sidecar::path_for(&p), side).unwrap();
+        p
+    };
+    let garbage: Vec<u8> = (0..4096u32).map(|i| (i * 2654435761u32 >> 13) as u8).collect();
+    assert_eq!(
+        try_load(&with_sidecar("corrupt", &garbage, &sidecar)),
+        MJ_MODEL_ERROR
+    );
+    assert!(last_error().contains("corrupt.onnx"), "{}", last_error());
+    for cut in [0, 16, bytes.len() / 2, bytes.len() - 1] {
+        assert_eq!(
+            try_load(&with_sidecar("truncated", &bytes[..cut], &sidecar)),
+            MJ_MODEL_ERROR,
+            "cut {cut}"
+        );
+    }
+    // A valid ONNX file of another shape: not a policy network.
+    let mut flipped = bytes.clone();
+    let mid = flipped.len() / 3;
+    for b in &mut flipped[mid..mid + 64] {
+        *b ^= 0xA5;
+    }
+    let r = try_load(&with_sidecar("flipped", &flipped, &sidecar));
+    assert_eq!(r, MJ_MODEL_ERROR, "{}", last_error());
+
+    // Corrupt, truncated and inconsistent sidecars next to a valid model.
+    assert_eq!(
+        try_load(&with_sidecar("badjson", &bytes, "{not json")),
+        MJ_MODEL_ERROR
+    );
+    assert!(last_error().contains("badjson.json"), "{}", last_error());
+    assert_eq!(
+        try_load(&with_sidecar("cutjson", &bytes, &sidecar[..sidecar.len() / 2])),
+        MJ_MODEL_ERROR
+    );
+
+    // Valid files that do not fit: another encoding version, an unknown preset.
+    let other_encoding = sidecar.replace(
+        &format!("\"encoding_version\": {}", engine::encode::ENCODING_VERSION),
+        "\"encoding_version\": 999",
+    );
+    assert_ne!(other_encoding, sidecar);
+    assert_eq!(
+        try_load(&with_sidecar("encoding", &bytes, &other_encoding)),
+        MJ_MODEL_MISMATCH
+    );
+    assert!(last_error().contains("encoding version 999"), "{}", last_error());
+    let riichi = sidecar.replace("\"sanma\"", "\"riichi\"");
+    assert_ne!(riichi, sidecar);
+    assert_eq!(
+        try_load(&with_sidecar("riichi", &bytes, &riichi)),
+        MJ_MODEL_MISMATCH
+    );
+    assert!(last_error().contains("\"riichi\""), "{}", last_error());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn advisor_errors_leave_the_advice_untouched() {
+    let dir = scratch("advise-errors");
+    let sanma = Advisor::load(&write_model(&dir, "sanma", "sanma", 2));
+    let four = Advisor::load(&write_model(&dir, "four", "four-player", 3));
+    let g3 = Game::new(MJ_RULES_SANMA, 5);
+    let g4 = Game::new(MJ_RULES_FOUR_PLAYER, 5);
+    let mut adv = std::mem::MaybeUninit::<mj_advice>::zeroed();
+    // SAFETY (all calls below): live handles, valid out pointer.
+    unsafe {
+        assert_eq!(
+            mj_advisor_advise(sanma.0, g4.0, 0, adv.as_mut_ptr()),
+            MJ_MODEL_MISMATCH
+        );
+        assert!(last_error().contains("\"sanma\""), "{}", last_error());
+        assert_eq!(
+            mj_advisor_advise(four.0, g3.0, 0, adv.as_mut_ptr()),
+            MJ_MODEL_MISMATCH
+        );
+        assert_eq!(
+            mj_advisor_advise(sanma.0, g3.0, 1, adv.as_mut_ptr()),
+            MJ_NOT_YOUR_TURN
+        );
+        assert_eq!(
+            mj_advisor_advise(sanma.0, g3.0, 3, adv.as_mut_ptr()),
+            MJ_INVALID_ARGUMENT
+        );
+        let untouched = adv.assume_init();
+        assert_eq!((untouched.action, untouched.num_ranked), (0, 0));
+        assert!(sanma.advise(&g3, 0).is_ok());
+        assert!(four.advise(&g4, 0).is_ok());
+
+        let mut info = mj_model_info::default();
+        assert_eq!(mj_advisor_info(four.0, &mut info), MJ_OK);
+        assert_eq!(info.rules, MJ_RULES_FOUR_PLAYER);
+        assert_eq!(info.encoding_version, engine::encode::ENCODING_VERSION);
+        assert_eq!(info.parameter_version, 1234);
+        assert_eq!(
+            (info.layers, info.d_model, info.heads, info.ff),
+            (1, 16, 2, 32)
+        );
+        assert_eq!(mj_advisor_info(sanma.0, &mut info), MJ_OK);
+        assert_eq!(info.rules, MJ_RULES_SANMA);
+        let mut buf = [b'x' as c_char; 64];
+        let mut n = 0;
+        assert_eq!(
+            mj_advisor_run_id(sanma.0, buf.as_mut_ptr(), 4, &mut n),
+            MJ_BUFFER_TOO_SMALL
+        );
+        assert_eq!((n, buf[0]), ("runs/abi-test".len(), b'x' as c_char));
+        assert_eq!(
+            mj_advisor_run_id(sanma.0, buf.as_mut_ptr(), buf.len(), &mut n),
+            MJ_OK
+        );
+        assert_eq!(
+            CStr::from_ptr(buf.as_ptr()).to_str().unwrap(),
+            "runs/abi-test"
+        );
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Checks one advice against the game's legal actions and returns it.
+fn check_policy_advice(adv: &mj_advice, legal: &[u16]) {
+    assert_eq!(adv.source, MJ_ADVICE_POLICY);
+    assert!(adv.has_value && adv.value.is_finite());
+    assert_eq!(adv.num_ranked as usize, legal.len());
+    let ranked = &adv.ranked[..adv.num_ranked as usize];
+    assert_eq!(ranked[0].action, adv.action);
+    assert!(legal.contains(&adv.action));
+    let mut actions: Vec<u16> = ranked.iter().map(|r| r.action).collect();
+    actions.sort_unstable();
+    let mut sorted_legal = legal.to_vec();
+    sorted_legal.sort_unstable();
+    assert_eq!(actions, sorted_legal, "ranked actions are the legal ones");
+    let sum: f32 = ranked.iter().map(|r| r.score).sum();
+    assert!((sum - 1.0).abs() < 1e-4, "probabilities sum to {sum}");
+    assert!(ranked.iter().all(|r| (0.0..=1.0).contains(&r.score)));
+    assert!(ranked.windows(2).all(|w| w[0].score >= w[1].score));
+}
+
+/// Plays a sanma game where seat 0 follows the policy and the others the efficiency
+/// bot, comparing every advice with `inference::Advisor` on a twin engine game.
+#[test]
+fn advisor_matches_the_inference_crate() {
+    use engine::game::Game as EngineGame;
+    let dir = scratch("parity");
+    let path = write_model(&dir, "policy", "sanma", 4);
+    let ffi = Advisor::load(&path);
+    let direct = inference::Advisor::load(&path).unwrap();
+    let g = Game::new(MJ_RULES_SANMA, 11);
+    let mut twin = EngineGame::new(engine::Rules::sanma(), 11).unwrap();
+    let bot = Bot::efficiency();
+    let (mut advised, mut followed) = (0, 0);
+    for _ in 0..2000 {
+        let st = g.status();
+        if st.phase == MJ_PHASE_GAME_OVER {
+            break;
+        }
+        if st.phase == MJ_PHASE_HAND_OVER {
+            assert_eq!(ffi.advise(&g, 0).unwrap_err(), MJ_HAND_OVER);
+            // SAFETY: live game.
+            assert_eq!(unsafe { mj_game_start_next_hand(g.0) }, MJ_OK);
+            twin.start_next_hand().unwrap();
+            continue;
+        }
+        let mut seats = [0u8; MJ_MAX_PLAYERS];
+        let mut n = 0;
+        // SAFETY: live game, buffer of MJ_MAX_PLAYERS, valid out pointer.
+        unsafe { mj_game_seats_to_act(g.0, seats.as_mut_ptr(), seats.len(), &mut n) };
+        let seat = seats[0];
+        let legal = g.legal(seat);
+        let adv = ffi.advise(&g, seat).unwrap();
+        check_policy_advice(&adv, &legal);
+        let twin_legal = twin.legal_actions(seat);
+        let expected = direct
+            .advise_with_legal(&twin.observation(seat).unwrap(), twin_legal.as_slice())
+            .unwrap();
+        assert_eq!(adv.action as usize, expected.actions[0].index);
+        assert_eq!(adv.shanten, expected.shanten);
+        assert_eq!(adv.value, expected.value.unwrap());
+        assert_eq!(adv.num_ranked as usize, expected.actions.len());
+        for (r, e) in adv.ranked.iter().zip(&expected.actions) {
+            assert_eq!(r.action as usize, e.index);
+            assert_eq!(r.score, e.probability.unwrap());
+        }
+        advised += 1;
+        let action = if seat == 0 {
+            followed += 1;
+            adv.action
+        } else {
+            let mut a = 0u16;
+            // SAFETY: live bot and game, valid out pointer.
+            assert_eq!(unsafe { mj_bot_choose(bot.0, g.0, seat, &mut a) }, MJ_OK);
+            a
+        };
+        // SAFETY: live game.
+        assert_eq!(unsafe { mj_game_apply(g.0, seat, action) }, MJ_OK);
+        twin.apply(
+            seat,
+            engine::game::Action::from_index(action as usize).unwrap(),
+        )
+        .unwrap();
+    }
+    assert!(g.status().phase == MJ_PHASE_GAME_OVER, "the game finished");
+    assert_eq!(ffi.advise(&g, 0).unwrap_err(), MJ_GAME_OVER);
+    assert!(advised > 50 && followed > 10, "{advised} advised, {followed} followed");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// One advisor, several threads at once (the documented contract): every thread gets
+/// the single-threaded answers.
+#[test]
+fn advisor_is_shared_by_threads() {
+    struct Shared(*const mj_advisor, *const mj_game);
+    // SAFETY: mj_advisor and mj_game are documented as usable through const pointers
+    // from several threads at once; nothing mutates them during the scope.
+    unsafe impl Sync for Shared {}
+    let dir = scratch("threads");
+    let a = Advisor::load(&write_model(&dir, "policy", "four-player", 5));
+    let games: Vec<Game> = (0..4).map(|s| Game::new(MJ_RULES_FOUR_PLAYER, s)).collect();
+    let expected: Vec<mj_advice> = games.iter().map(|g| a.advise(g, 0).unwrap()).collect();
+    let shared: Vec<Shared> = games.iter().map(|g| Shared(a.0, g.0)).collect();
+    std::thread::scope(|s| {
+        for t in 0..4 {
+            let (shared, expected) = (&shared, &expected);
+            s.spawn(move || {
+                for i in 0..20 {
+                    let k = (t + i) % shared.len();
+                    let mut out = std::mem::MaybeUninit::<mj_advice>::uninit();
+                    // SAFETY: live advisor and game (see `Shared`), valid out pointer.
+                    let r = unsafe {
+                        mj_advisor_advise(shared[k].0, shared[k].1, 0, out.as_mut_ptr())
+                    };
+                    assert_eq!(r, MJ_OK);
+                    // SAFETY: written on MJ_OK.
+                    let got = unsafe { out.assume_init() };
+                    let want = &expected[k];
+                    assert_eq!((got.action, got.num_ranked), (want.action, want.num_ranked));
+                    assert_eq!(got.value, want.value);
+                    for j in 0..got.num_ranked as usize {
+                        assert_eq!(got.ranked[j].action, want.ranked[j].action);
+                        assert_eq!(got.ranked[j].score, want.ranked[j].score);
+                    }
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// The efficiency advisor fills the appended fields too.
+#[test]
+fn efficiency_advice_has_no_value() {
+    let g = Game::new(MJ_RULES_SANMA, 9);
+    let mut adv = std::mem::MaybeUninit::<mj_advice>::uninit();
+    // SAFETY: live game, valid out pointer.
+    assert_eq!(
+        unsafe { mj_efficiency_advise(g.0, 0, adv.as_mut_ptr()) },
+        MJ_OK
+    );
+    // SAFETY: written on MJ_OK.
+    let adv = unsafe { adv.assume_init() };
+    assert_eq!(adv.source, MJ_ADVICE_EFFICIENCY);
+    assert!(!adv.has_value);
+    assert_eq!(adv.value, 0.0);
+    // The appended fields did not move the earlier ones.
+    assert_eq!(std::mem::offset_of!(mj_advice, ranked), 4);
+    assert_eq!(std::mem::offset_of!(mj_advice, source), 260);
+    assert_eq!(std::mem::size_of::<mj_advice>(), 268);
+}

@@ -1,12 +1,18 @@
 //! Compiles the C programs (`tests/c/test_ffi.c`, `examples/server.c`, the README
 //! snippet) with
 //! `cc -Wall -Wextra -Werror -std=c11` against the committed header and the static
-//! library that cargo built for this test run, runs them, and runs the test program under
-//! valgrind (skipped with a printed reason only where valgrind is absent).
+//! library that cargo built for this test run, runs them, and runs the test program and
+//! the server under valgrind (skipped with a printed reason only where valgrind is
+//! absent). The learned-policy advisor runs on small randomly initialised models that
+//! [`model_dir`] writes (no trained model is needed).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
+
+use inference::onnx_export::export;
+use inference::{ModelConfig, Sidecar, Weights};
 
 fn crate_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -37,6 +43,52 @@ fn scratch_dir(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
     dir
+}
+
+/// A directory with the models `tests/c/test_ffi.c` expects (written once per test
+/// process): `policy.onnx` (sanma) and `four.onnx` (four-player), small random models
+/// with their sidecars; `corrupt.onnx` (garbage) and `truncated.onnx` (half a model)
+/// next to valid sidecars; `encoding.onnx`, a valid model whose sidecar claims another
+/// encoding version. `missing.onnx` does not exist.
+fn model_dir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("ffi-c-models");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("model dir");
+        let config = ModelConfig {
+            layers: 1,
+            d_model: 16,
+            heads: 2,
+            ff: 32,
+        };
+        for (name, rules, seed) in [("policy", "sanma", 1), ("four", "four-player", 2)] {
+            let weights = Weights::random(config, seed).expect("random weights");
+            let sidecar = Sidecar::new(config, rules, "runs/c-test", 7, "ffi c_program test");
+            export(&weights, &sidecar, &dir.join(format!("{name}.onnx"))).expect("export");
+        }
+        let model = std::fs::read(dir.join("policy.onnx")).expect("read model");
+        let sidecar = std::fs::read_to_string(dir.join("policy.json")).expect("read sidecar");
+        let garbage: Vec<u8> = (0..2048u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8).collect();
+        let other_encoding = sidecar.replace(
+            &format!("\"encoding_version\": {}", engine::encode::ENCODING_VERSION),
+            "\"encoding_version\": 999",
+        );
+        assert_ne!(other_encoding, sidecar);
+        for (name, bytes, side) in [
+            ("corrupt", &garbage[..], &sidecar),
+            ("truncated", &model[..model.len() / 2], &sidecar),
+            ("encoding", &model[..], &other_encoding),
+        ] {
+            std::fs::write(dir.join(format!("{name}.onnx")), bytes).expect("write model");
+            std::fs::write(dir.join(format!("{name}.json")), side).expect("write sidecar");
+        }
+        dir
+    })
+}
+
+fn model_dir_str() -> &'static str {
+    model_dir().to_str().expect("UTF-8 temp dir")
 }
 
 /// Compiles `source` into an executable and returns its path.
@@ -126,7 +178,10 @@ fn run_under_valgrind(exe: &Path, args: &[&str]) {
 #[test]
 fn c_test_program() {
     let exe = compile(&crate_dir().join("tests/c/test_ffi.c"), "test_ffi");
-    let output = Command::new(&exe).arg("3").output().expect("run test_ffi");
+    let output = Command::new(&exe)
+        .args(["3", model_dir_str()])
+        .output()
+        .expect("run test_ffi");
     assert!(
         output.status.success(),
         "test_ffi failed:\n{}",
@@ -134,31 +189,54 @@ fn c_test_program() {
     );
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
-        stdout.contains("test_ffi: ok: 6 games"),
+        stdout.contains("test_ffi: ok: 6 games") && stdout.contains("test_ffi: advisor: ok"),
         "unexpected output:\n{}",
         show(&output)
     );
     println!("{}", stdout.trim());
-    run_under_valgrind(&exe, &["1"]);
+    run_under_valgrind(&exe, &["1", model_dir_str()]);
     cleanup(&exe);
 }
 
 #[test]
 fn c_server_example() {
     let exe = compile(&crate_dir().join("examples/server.c"), "server");
-    let output = Command::new(&exe).output().expect("run server example");
+    let model = model_dir().join("policy.onnx");
+    let model = model.to_str().expect("UTF-8 path");
+    // Without a model (the efficiency advisor) and with one (the learned policy).
+    for (args, expect) in [
+        (&[][..], "advisor: efficiency"),
+        (&[model][..], "advisor: learned policy"),
+    ] {
+        let output = Command::new(&exe)
+            .args(args)
+            .output()
+            .expect("run server example");
+        assert!(
+            output.status.success(),
+            "server example failed:\n{}",
+            show(&output)
+        );
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            stdout.contains(expect) && stdout.contains("game over"),
+            "unexpected output:\n{}",
+            show(&output)
+        );
+    }
+    // A missing model is reported, not crashed on.
+    let output = Command::new(&exe)
+        .arg(model_dir().join("missing.onnx"))
+        .output()
+        .expect("run server example");
+    assert!(!output.status.success());
     assert!(
-        output.status.success(),
-        "server example failed:\n{}",
+        String::from_utf8_lossy(&output.stderr).contains("MJ_MODEL_ERROR"),
+        "{}",
         show(&output)
     );
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        stdout.contains("game over"),
-        "unexpected output:\n{}",
-        show(&output)
-    );
-    run_under_valgrind(&exe, &[]);
+    run_under_valgrind(&exe, &[model]);
+    cleanup(&exe);
 }
 
 /// The C snippet in `ffi/README.md` compiles and runs too.
@@ -171,13 +249,19 @@ fn readme_example() {
     let source = dir.join("readme_example.c");
     std::fs::write(&source, &readme[start..start + len]).expect("write snippet");
     let exe = compile(&source, "readme_example");
-    let output = Command::new(&exe).output().expect("run README example");
-    assert!(
-        output.status.success(),
-        "README example failed:\n{}",
-        show(&output)
-    );
-    assert!(String::from_utf8_lossy(&output.stdout).contains("game over"));
+    let model = model_dir().join("policy.onnx");
+    for args in [&[][..], &[model.as_os_str()][..]] {
+        let output = Command::new(&exe)
+            .args(args)
+            .output()
+            .expect("run README example");
+        assert!(
+            output.status.success(),
+            "README example failed:\n{}",
+            show(&output)
+        );
+        assert!(String::from_utf8_lossy(&output.stdout).contains("game over"));
+    }
     cleanup(&exe);
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -8,14 +8,23 @@
  *    the efficiency advisor against the efficiency bot, mpsz format/parse round trips,
  *    and record serialisation + replay (mid-hand and at every hand end).
  * 2. Provokes every result code that bad input can produce (NULL pointers, short
- *    buffers, invalid and illegal actions, bad hand strings, corrupt records) and checks
- *    that failed calls leave outputs untouched and set the last-error message.
+ *    buffers, invalid and illegal actions, bad hand strings, corrupt records, missing,
+ *    corrupt and mismatched models) and checks that failed calls leave outputs
+ *    untouched and set the last-error message.
+ * 3. With a model directory: the learned-policy advisor (mj_advisor_*): loading errors,
+ *    model info, and one sanma hand in which seat 0 follows the advisor's suggestion,
+ *    checking every advice (legal, ranked by probability, probabilities sum to 1).
  *
- * Usage: test_ffi [games_per_rules]  (default 2). Prints "test_ffi: ok ..." and exits 0
- * when every check passed.
+ * Usage: test_ffi [games_per_rules [model_dir]]  (default 2, no model directory: the
+ * advisor part is skipped). model_dir holds the files that ffi/tests/c_program.rs
+ * writes: policy.onnx (sanma) and four.onnx (four-player), small random models with
+ * their .json sidecars; corrupt.onnx and truncated.onnx (broken models next to valid
+ * sidecars); encoding.onnx (a sidecar with another encoding version). Prints
+ * "test_ffi: ok ..." and exits 0 when every check passed.
  */
 #include "mahjong.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -534,11 +543,150 @@ static void efficiency_queries(void) {
     CHECK(strlen(mj_version()) > 0);
 }
 
+/* dir + "/" + name into path. */
+static const char *model_path(char *path, size_t len, const char *dir, const char *name) {
+    int n = snprintf(path, len, "%s/%s", dir, name);
+    CHECK(n > 0 && (size_t)n < len);
+    return path;
+}
+
+/* One advice of the learned policy, checked against the seat's legal actions. */
+static void check_policy_advice(const mj_advice *adv, const uint16_t *legal, size_t n_legal) {
+    CHECK(adv->source == MJ_ADVICE_POLICY);
+    CHECK(adv->has_value && isfinite(adv->value));
+    CHECK(adv->num_ranked == n_legal);
+    CHECK(adv->num_ranked >= 1 && adv->ranked[0].action == adv->action);
+    CHECK(adv->shanten >= -1 && adv->shanten <= 13);
+    float sum = 0.0f;
+    for (int i = 0; i < adv->num_ranked && i < MJ_MAX_LEGAL_ACTIONS; i++) {
+        const mj_ranked_action *r = &adv->ranked[i];
+        int legal_here = 0;
+        for (size_t k = 0; k < n_legal; k++) {
+            legal_here |= legal[k] == r->action;
+        }
+        CHECK(legal_here);
+        CHECK(r->score >= 0.0f && r->score <= 1.0f);
+        if (i > 0) {
+            CHECK(adv->ranked[i - 1].score >= r->score);
+        }
+        sum += r->score;
+    }
+    CHECK(fabsf(sum - 1.0f) < 1e-4f);
+}
+
+typedef struct {
+    int calls, followed, hands;
+} advisor_stats;
+
+/* The learned-policy advisor: errors, info, and one sanma hand with seat 0 following
+ * its suggestion (the other seats play the efficiency bot). */
+static void advisor_checks(const char *dir, advisor_stats *as) {
+    char path[1024];
+    mj_advisor *sentinel = (mj_advisor *)&failures; /* any non-NULL pointer; never used */
+    mj_advisor *a = sentinel;
+
+    /* Loading errors: *out stays untouched. */
+    EXPECT(mj_advisor_new(NULL, &a), MJ_NULL_POINTER);
+    EXPECT(mj_advisor_new(model_path(path, sizeof path, dir, "policy.onnx"), NULL),
+           MJ_NULL_POINTER);
+    EXPECT(mj_advisor_new(model_path(path, sizeof path, dir, "missing.onnx"), &a),
+           MJ_MODEL_ERROR);
+    EXPECT_MESSAGE("missing.onnx");
+    EXPECT(mj_advisor_new(model_path(path, sizeof path, dir, "corrupt.onnx"), &a),
+           MJ_MODEL_ERROR);
+    EXPECT_MESSAGE("corrupt.onnx");
+    EXPECT(mj_advisor_new(model_path(path, sizeof path, dir, "truncated.onnx"), &a),
+           MJ_MODEL_ERROR);
+    EXPECT(mj_advisor_new(model_path(path, sizeof path, dir, "encoding.onnx"), &a),
+           MJ_MODEL_MISMATCH);
+    EXPECT_MESSAGE("encoding version");
+    CHECK(a == sentinel);
+    mj_advisor_free(NULL); /* NULL is ignored */
+
+    mj_advisor *policy = NULL, *four = NULL;
+    OK(mj_advisor_new(model_path(path, sizeof path, dir, "policy.onnx"), &policy));
+    OK(mj_advisor_new(model_path(path, sizeof path, dir, "four.onnx"), &four));
+    mj_game *g = NULL;
+    mj_bot *bot = NULL;
+    OK(mj_game_new_preset("sanma", 4242, &g));
+    OK(mj_bot_new_efficiency(&bot));
+    if (policy == NULL || four == NULL || g == NULL || bot == NULL) {
+        failures++;
+        goto done;
+    }
+
+    mj_model_info info;
+    OK(mj_advisor_info(policy, &info));
+    CHECK(info.rules == MJ_RULES_SANMA && info.encoding_version >= 1 && info.layers >= 1);
+    OK(mj_advisor_info(four, &info));
+    CHECK(info.rules == MJ_RULES_FOUR_PLAYER);
+    size_t n = 0;
+    EXPECT(mj_advisor_run_id(policy, NULL, 0, &n), MJ_BUFFER_TOO_SMALL);
+    char run_id[128];
+    if (n < sizeof run_id) {
+        OK(mj_advisor_run_id(policy, run_id, sizeof run_id, &n));
+        CHECK(strlen(run_id) == n);
+    }
+
+    /* Errors of mj_advisor_advise leave the advice untouched. */
+    mj_advice adv;
+    adv.action = 0xFFFF;
+    EXPECT(mj_advisor_advise(four, g, 0, &adv), MJ_MODEL_MISMATCH); /* sanma game */
+    EXPECT_MESSAGE("four-player");
+    EXPECT(mj_advisor_advise(policy, g, 1, &adv), MJ_NOT_YOUR_TURN);
+    EXPECT(mj_advisor_advise(policy, g, 3, &adv), MJ_INVALID_ARGUMENT);
+    EXPECT(mj_advisor_advise(NULL, g, 0, &adv), MJ_NULL_POINTER);
+    EXPECT(mj_advisor_advise(policy, g, 0, NULL), MJ_NULL_POINTER);
+    CHECK(adv.action == 0xFFFF);
+
+    /* One hand: seat 0 follows the advisor. */
+    for (int step = 0; step < 1000; step++) {
+        mj_status st;
+        OK(mj_game_status(g, &st));
+        if (st.phase == MJ_PHASE_HAND_OVER || st.phase == MJ_PHASE_GAME_OVER) {
+            EXPECT(mj_advisor_advise(policy, g, 0, &adv),
+                   st.phase == MJ_PHASE_HAND_OVER ? MJ_HAND_OVER : MJ_GAME_OVER);
+            as->hands++;
+            break;
+        }
+        uint8_t seats[MJ_MAX_PLAYERS];
+        size_t n_seats = 0;
+        OK(mj_game_seats_to_act(g, seats, MJ_MAX_PLAYERS, &n_seats));
+        if (n_seats == 0) {
+            failures++;
+            break;
+        }
+        uint8_t seat = seats[0];
+        uint16_t action = 0;
+        if (seat == 0) {
+            uint16_t legal[MJ_MAX_LEGAL_ACTIONS];
+            size_t n_legal = 0;
+            OK(mj_game_legal_actions(g, seat, legal, MJ_MAX_LEGAL_ACTIONS, &n_legal));
+            OK(mj_advisor_advise(policy, g, seat, &adv));
+            as->calls++;
+            check_policy_advice(&adv, legal, n_legal);
+            action = adv.action;
+            as->followed++;
+        } else {
+            OK(mj_bot_choose(bot, g, seat, &action));
+        }
+        OK(mj_game_apply(g, seat, action));
+    }
+    CHECK(as->hands == 1 && as->followed >= 5);
+
+done:
+    mj_bot_free(bot);
+    mj_game_free(g);
+    mj_advisor_free(four);
+    mj_advisor_free(policy);
+}
+
 int main(int argc, char **argv) {
     int games = 2;
     if (argc > 1) {
         games = atoi(argv[1]);
     }
+    const char *model_dir = argc > 2 ? argv[2] : NULL;
     error_paths();
     efficiency_queries();
     stats st = {0, 0, 0, 0, 0};
@@ -547,15 +695,21 @@ int main(int argc, char **argv) {
         play_game(MJ_RULES_FOUR_PLAYER, 2000 + (uint64_t)i, &st);
     }
     CHECK(st.games == 2 * games);
+    advisor_stats as = {0, 0, 0};
+    if (model_dir != NULL) {
+        advisor_checks(model_dir, &as);
+    }
     /* Every code that input can provoke was returned where expected. MJ_PANIC and
      * MJ_INTERNAL cannot be provoked through the API (the Rust tests cover the panic
-     * boundary). */
+     * boundary); the model codes need the model directory. */
     const mj_result provoked[] = {
         MJ_OK,           MJ_NULL_POINTER,   MJ_INVALID_ARGUMENT, MJ_BUFFER_TOO_SMALL,
         MJ_PARSE_ERROR,  MJ_ILLEGAL_ACTION, MJ_NOT_YOUR_TURN,    MJ_HAND_OVER,
-        MJ_GAME_OVER,    MJ_CORRUPT_RECORD, MJ_HAND_IN_PROGRESS,
+        MJ_GAME_OVER,    MJ_CORRUPT_RECORD, MJ_HAND_IN_PROGRESS, MJ_MODEL_ERROR,
+        MJ_MODEL_MISMATCH,
     };
-    for (size_t i = 0; i < sizeof provoked / sizeof provoked[0]; i++) {
+    size_t n_provoked = sizeof provoked / sizeof provoked[0] - (model_dir != NULL ? 0 : 2);
+    for (size_t i = 0; i < n_provoked; i++) {
         if (!(codes_seen & (1u << (unsigned)provoked[i]))) {
             fprintf(stderr, "code %s was never exercised\n", mj_result_name((uint32_t)provoked[i]));
             failures++;
@@ -566,7 +720,12 @@ int main(int argc, char **argv) {
         return 1;
     }
     printf("test_ffi: ok: %d games, %d hands (%d wins, %d draws), %d actions, %d codes exercised\n",
-           st.games, st.hands, st.wins, st.draws, st.actions,
-           (int)(sizeof provoked / sizeof provoked[0]));
+           st.games, st.hands, st.wins, st.draws, st.actions, (int)n_provoked);
+    if (model_dir != NULL) {
+        printf("test_ffi: advisor: ok: %d calls, %d hand(s), seat 0 followed %d suggestions\n",
+               as.calls, as.hands, as.followed);
+    } else {
+        printf("test_ffi: advisor: skipped (no model directory)\n");
+    }
     return 0;
 }
