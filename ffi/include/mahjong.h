@@ -1,12 +1,13 @@
 /*
- * mahjong.h: the C ABI of the mahjong engine (crate mahjong-ffi).
+ * mahjong.h: the C ABI of the mahjong engine and its advisors (crate mahjong-ffi).
  *
  * Link: the static library libmahjong_ffi.a (or the shared libmahjong_ffi.so) plus
  * -lpthread -ldl -lm.
  *
  * Conventions
  * - Names are mj_<object>_<verb>. Every constructor (mj_game_new, mj_game_new_preset,
- *   mj_game_replay, mj_bot_new_*) has a matching _free that accepts NULL.
+ *   mj_game_replay, mj_bot_new_*, mj_advisor_new) has a matching _free that accepts
+ *   NULL.
  * - Every fallible function returns an mj_result. The numeric values are stable and
  *   never renumbered; new codes are only appended:
  *     0 MJ_OK                 success
@@ -22,6 +23,8 @@
  *    10 MJ_PANIC              a Rust panic was caught at the boundary
  *    11 MJ_HAND_IN_PROGRESS   the hand has not ended yet
  *    12 MJ_INTERNAL           an engine capacity was exceeded (not expected)
+ *    13 MJ_MODEL_ERROR        model or sidecar missing, unreadable, truncated or corrupt
+ *    14 MJ_MODEL_MISMATCH     model encoding version or rules preset does not fit
  *   mj_result_name(code) gives the name as a string.
  * - Output parameters come last. Buffers are caller-provided with their length; on
  *   MJ_BUFFER_TOO_SMALL the needed length is written to *written and nothing else.
@@ -32,16 +35,17 @@
  *   thread; success does not clear it.
  * - No function unwinds into C: a panic becomes MJ_PANIC.
  * - Threads: handles may move between threads; functions taking a const handle may run
- *   concurrently on it, others need exclusive access.
+ *   concurrently on it, others need exclusive access. An mj_advisor is immutable after
+ *   mj_advisor_new: one advisor may serve any number of threads at once.
  *
  * Tiles are indices 0..33: 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-33 = 1z-7z
  * (East South West North White Green Red). Actions are indices 0..140 (MJ_NUM_ACTIONS):
  * 0-33 discard, 34-67 closed kan, 68-101 added kan, 102-135 chi (lowest tile),
  * 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass.
  *
- * Reserved for a later version: the learned-policy advisor family mj_advisor_new
- * (model file), mj_advisor_advise (fills an mj_advice like mj_efficiency_advise) and
- * mj_advisor_free.
+ * Advisors: mj_efficiency_advise (tile efficiency, no model) and the learned policy
+ * (mj_advisor_new loads NAME.onnx with its sidecar NAME.json; mj_advisor_advise) fill
+ * the same mj_advice.
  */
 
 #ifndef MAHJONG_H
@@ -123,6 +127,16 @@
  * Rules preset: four players, all tiles, chi (name `"four-player"`).
  */
 #define MJ_RULES_FOUR_PLAYER 1
+
+/**
+ * `mj_advice.source`: the efficiency advisor (`mj_efficiency_advise`).
+ */
+#define MJ_ADVICE_EFFICIENCY 0
+
+/**
+ * `mj_advice.source`: the learned-policy advisor (`mj_advisor_advise`).
+ */
+#define MJ_ADVICE_POLICY 1
 
 /**
  * Phase: the seat on turn decides (discard, tsumo, kan).
@@ -242,7 +256,29 @@ typedef enum mj_result {
      * (a fixed capacity exceeded). Not expected in practice.
      */
     MJ_INTERNAL = 12,
+    /**
+     * A model file or its JSON sidecar is missing, unreadable, truncated, corrupt or
+     * not a policy network of the expected shape; or running the model failed.
+     */
+    MJ_MODEL_ERROR = 13,
+    /**
+     * A valid model that does not fit: its observation encoding version is not this
+     * library's, its sidecar names a rules preset this library does not know, or the
+     * game's rules are not the preset the model was trained for.
+     */
+    MJ_MODEL_MISMATCH = 14,
 } mj_result;
+
+/**
+ * A learned-policy advisor: a loaded model with its sidecar. Opaque; create with
+ * `mj_advisor_new`, free with `mj_advisor_free`.
+ *
+ * Immutable once loaded: one advisor may be used by any number of threads at once
+ * (every function takes `const mj_advisor *`; the optimised tract plan is shared, each
+ * call runs it with its own scratch state). It may also move between threads. Only
+ * `mj_advisor_free` needs the advisor to be unused by other threads.
+ */
+typedef struct mj_advisor mj_advisor;
 
 /**
  * A bot that chooses actions for a seat. Opaque; create with `mj_bot_new_random` or
@@ -270,13 +306,19 @@ typedef struct mj_ranked_action {
     uint16_t action;
     /**
      * Its score; higher is better. The efficiency advisor gives the engine's value
-     * score in `[0, 1]` (1 for the best discards).
+     * score in `[0, 1]` (1 for the best discards); the learned-policy advisor gives the
+     * policy's probability (masked softmax over the legal actions; they sum to 1).
      */
     float score;
 } mj_ranked_action;
 
 /**
  * A suggestion for one seat: the action to take and a ranking of the alternatives.
+ *
+ * Filled by `mj_efficiency_advise` and `mj_advisor_advise`. The fields after `ranked`
+ * (`source`, `has_value`, `value`) were appended with the learned-policy advisor: the
+ * earlier fields keep their offsets, but the struct grew (260 to 268 bytes), so C code
+ * must be recompiled against this header.
  */
 typedef struct mj_advice {
     /**
@@ -295,10 +337,60 @@ typedef struct mj_advice {
     /**
      * Ranked actions, best first. The efficiency advisor ranks the legal discards by
      * value score (ties by action index) on the seat's turn and ranks nothing (0
-     * entries) in a claim window.
+     * entries) in a claim window. The learned-policy advisor ranks every legal action
+     * (discards, calls, wins, pass) by policy probability (ties by action index);
+     * `ranked[0].action == action`.
      */
     struct mj_ranked_action ranked[MJ_MAX_LEGAL_ACTIONS];
+    /**
+     * Who advised: `MJ_ADVICE_EFFICIENCY` or `MJ_ADVICE_POLICY`.
+     */
+    uint8_t source;
+    /**
+     * Whether `value` holds the critic's estimate (only the learned-policy advisor has
+     * a critic).
+     */
+    bool has_value;
+    /**
+     * The critic's value estimate of the seat's position (the model's value head, in
+     * the units it was trained on); 0 when `has_value` is false.
+     */
+    float value;
 } mj_advice;
+
+/**
+ * What a loaded model is: from its sidecar.
+ */
+typedef struct mj_model_info {
+    /**
+     * The observation encoding version the model expects (equal to this library's).
+     */
+    uint32_t encoding_version;
+    /**
+     * The rules preset it was trained for: `MJ_RULES_SANMA` or `MJ_RULES_FOUR_PLAYER`.
+     */
+    uint32_t rules;
+    /**
+     * The parameter version (learner update count) of the exported parameters.
+     */
+    uint64_t parameter_version;
+    /**
+     * Transformer blocks.
+     */
+    uint32_t layers;
+    /**
+     * Width of every token.
+     */
+    uint32_t d_model;
+    /**
+     * Attention heads.
+     */
+    uint32_t heads;
+    /**
+     * Hidden width of each block's feed-forward layer.
+     */
+    uint32_t ff;
+} mj_model_info;
 
 /**
  * Shanten of each winning form.
@@ -581,6 +673,87 @@ extern "C" {
 const char *mj_version(void);
 
 /**
+ * Loads a learned policy: the ONNX model at `model_path` and its JSON sidecar (the same
+ * path with extension `.json`, e.g. `models/default.onnx` → `models/default.json`).
+ * Checks that the model expects this library's observation encoding and was trained
+ * for a known rules preset, builds the optimised inference plan once (tract; no
+ * libtorch) and probes it. Free with `mj_advisor_free`. On error `*out` is untouched.
+ *
+ * Loading takes milliseconds to a second depending on the model; do it once and share
+ * the advisor (it is safe to use from several threads at once, see `mj_advisor`).
+ *
+ * Errors: `MJ_NULL_POINTER` (`model_path`, `out`), `MJ_INVALID_ARGUMENT` (empty path;
+ * not UTF-8 on non-Unix systems), `MJ_MODEL_ERROR` (model or sidecar missing,
+ * unreadable, truncated, corrupt, or not a policy network of the expected shape),
+ * `MJ_MODEL_MISMATCH` (another encoding version, or an unknown rules preset).
+ *
+ * # Safety
+ * `model_path` must be NULL or a NUL-terminated string; `out` must be NULL or valid for
+ * a write.
+ */
+enum mj_result mj_advisor_new(const char *model_path, struct mj_advisor **out);
+
+/**
+ * Frees an advisor. NULL is ignored. No other thread may be using it.
+ *
+ * # Safety
+ * `advisor` must be NULL or a pointer returned by `mj_advisor_new` and not freed yet.
+ */
+void mj_advisor_free(struct mj_advisor *advisor);
+
+/**
+ * The learned-policy advisor: runs the model on what `seat` may see (its observation,
+ * encoded as in training) and ranks every legal action of the seat by the policy's
+ * probability (a softmax over the legal actions only, so the `num_ranked` scores sum to
+ * 1), best first, ties by action index. `action` is the most probable action (always
+ * legal); `shanten` as in `mj_efficiency_advise`; `source` is `MJ_ADVICE_POLICY`,
+ * `has_value` true and `value` the critic's estimate. The game is not changed.
+ *
+ * May run concurrently with other calls on the same advisor (and, as any function
+ * taking `const mj_game *`, on the same game).
+ *
+ * Errors: `MJ_NULL_POINTER`, `MJ_INVALID_ARGUMENT` (no such seat),
+ * `MJ_MODEL_MISMATCH` (the game's rules are not the model's preset),
+ * `MJ_NOT_YOUR_TURN` (the seat has no decision pending), `MJ_HAND_OVER`,
+ * `MJ_GAME_OVER`, `MJ_MODEL_ERROR` (running the model failed; not expected after a
+ * successful `mj_advisor_new`). On error `*out` is untouched.
+ *
+ * # Safety
+ * `advisor` must be NULL or a live advisor; `game` must be NULL or a live game not
+ * being changed by another thread; `out` must be NULL or valid for a write.
+ */
+enum mj_result mj_advisor_advise(const struct mj_advisor *advisor,
+                                 const struct mj_game *game,
+                                 uint8_t seat,
+                                 struct mj_advice *out);
+
+/**
+ * Writes what the loaded model is (from its sidecar) to `*out`.
+ *
+ * Errors: `MJ_NULL_POINTER`.
+ *
+ * # Safety
+ * `advisor` must be NULL or a live advisor; `out` must be NULL or valid for a write.
+ */
+enum mj_result mj_advisor_info(const struct mj_advisor *advisor, struct mj_model_info *out);
+
+/**
+ * Writes the training run the model came from (the sidecar's free-text `run_id`,
+ * usually the run directory) into `buf` as a NUL-terminated string; `*written` receives
+ * its length without the NUL, also on `MJ_BUFFER_TOO_SMALL` (pass `NULL, 0` to ask).
+ *
+ * Errors: `MJ_NULL_POINTER`, `MJ_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `advisor` must be NULL or a live advisor; `buf` must be NULL or valid for `len`
+ * writes; `written` must be NULL or valid for a write.
+ */
+enum mj_result mj_advisor_run_id(const struct mj_advisor *advisor,
+                                 char *buf,
+                                 size_t len,
+                                 size_t *written);
+
+/**
  * Creates the random bot with its own seeded generator: it wins when it can, otherwise
  * discards at random and takes offered calls with a small probability. Free with
  * `mj_bot_free`.
@@ -635,7 +808,8 @@ enum mj_result mj_bot_choose(struct mj_bot *bot,
  * The efficiency advisor: suggests the efficiency bot's action for `seat` and, on the
  * seat's turn, ranks its legal discards by the engine's value scores (shanten after
  * the discard, then ukeire counted with the seat's unseen tiles, then the second
- * step). Uses only what the seat may see. The game is not changed.
+ * step). Uses only what the seat may see. The game is not changed. Sets `source` to
+ * `MJ_ADVICE_EFFICIENCY`, `has_value` to false and `value` to 0 (no critic).
  *
  * Errors: `MJ_NULL_POINTER`, `MJ_INVALID_ARGUMENT` (no such seat),
  * `MJ_NOT_YOUR_TURN` (the seat has no decision pending), `MJ_HAND_OVER`,

@@ -83,16 +83,16 @@ unsafe fn in_path(p: *const c_char, what: &str) -> Result<PathBuf, Error> {
         return Err(Error::invalid(format!("`{what}` is empty")));
     }
     #[cfg(unix)]
-    {
+    let path = {
         use std::os::unix::ffi::OsStrExt;
-        Ok(PathBuf::from(std::ffi::OsStr::from_bytes(s.to_bytes())))
-    }
+        PathBuf::from(std::ffi::OsStr::from_bytes(s.to_bytes()))
+    };
     #[cfg(not(unix))]
-    {
+    let path = PathBuf::from(
         s.to_str()
-            .map(PathBuf::from)
-            .map_err(|e| Error::invalid(format!("`{what}` is not UTF-8: {e}")))
-    }
+            .map_err(|e| Error::invalid(format!("`{what}` is not UTF-8: {e}")))?,
+    );
+    Ok(path)
 }
 
 /// Loads `path` and resolves its sidecar's rules preset.
