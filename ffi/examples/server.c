@@ -7,7 +7,7 @@
  * advice.
  *
  * Build: cc -std=c11 -I ffi/include ffi/examples/server.c \
- *           target/release/libmahjong_ffi.a -lpthread -ldl -lm -o server
+ *           target/release/libmahjong_ffi.a -lpthread -ldl -lm -Wl,-z,noexecstack -o server
  * Run:   ./server [model.onnx]
  */
 #include "mahjong.h"

@@ -2,7 +2,8 @@
  * mahjong.h: the C ABI of the mahjong engine and its advisors (crate mahjong-ffi).
  *
  * Link: the static library libmahjong_ffi.a (or the shared libmahjong_ffi.so) plus
- * -lpthread -ldl -lm.
+ * -lpthread -ldl -lm; on Linux add -Wl,-z,noexecstack with the static library (tract's
+ * assembly objects lack a .note.GNU-stack section).
  *
  * Conventions
  * - Names are mj_<object>_<verb>. Every constructor (mj_game_new, mj_game_new_preset,

@@ -279,9 +279,10 @@ pub unsafe extern "C" fn mj_advisor_info(
         // SAFETY: `advisor` is NULL or live per the contract.
         let a = unsafe { in_ref(advisor, "advisor") }?;
         out_ptr(out, "out")?;
-        let s = a.advisor.sidecar().ok_or_else(|| {
-            Error::new(mj_result::MJ_INTERNAL, "the advisor has no model")
-        })?;
+        let s = a
+            .advisor
+            .sidecar()
+            .ok_or_else(|| Error::new(mj_result::MJ_INTERNAL, "the advisor has no model"))?;
         let info = mj_model_info {
             encoding_version: s.encoding_version,
             rules: a.rules_code,

@@ -577,7 +577,11 @@ fn advisor_nulls_and_bad_models() {
     // SAFETY (all calls below): pointers valid or deliberately NULL.
     unsafe {
         assert_eq!(mj_advisor_new(null(), &mut out), MJ_NULL_POINTER);
-        assert!(last_error().contains("`model_path` is NULL"), "{}", last_error());
+        assert!(
+            last_error().contains("`model_path` is NULL"),
+            "{}",
+            last_error()
+        );
         assert_eq!(
             mj_advisor_new(c_path(&good).as_ptr(), null_mut()),
             MJ_NULL_POINTER
@@ -604,7 +608,10 @@ fn advisor_nulls_and_bad_models() {
             mj_advisor_run_id(a.0, null_mut(), 0, null_mut()),
             MJ_NULL_POINTER
         );
-        assert_eq!(mj_advisor_run_id(a.0, null_mut(), 4, &mut n), MJ_NULL_POINTER);
+        assert_eq!(
+            mj_advisor_run_id(a.0, null_mut(), 4, &mut n),
+            MJ_NULL_POINTER
+        );
         mj_advisor_free(null_mut());
     }
     assert_eq!(n, 77, "a failed call wrote its length output");
@@ -649,7 +656,11 @@ fn advisor_nulls_and_bad_models() {
     );
     assert!(last_error().contains("badjson.json"), "{}", last_error());
     assert_eq!(
-        try_load(&with_sidecar("cutjson", &bytes, &sidecar[..sidecar.len() / 2])),
+        try_load(&with_sidecar(
+            "cutjson",
+            &bytes,
+            &sidecar[..sidecar.len() / 2]
+        )),
         MJ_MODEL_ERROR
     );
 
@@ -663,7 +674,11 @@ fn advisor_nulls_and_bad_models() {
         try_load(&with_sidecar("encoding", &bytes, &other_encoding)),
         MJ_MODEL_MISMATCH
     );
-    assert!(last_error().contains("encoding version 999"), "{}", last_error());
+    assert!(
+        last_error().contains("encoding version 999"),
+        "{}",
+        last_error()
+    );
     let riichi = sidecar.replace("\"sanma\"", "\"riichi\"");
     assert_ne!(riichi, sidecar);
     assert_eq!(
@@ -820,7 +835,10 @@ fn advisor_matches_the_inference_crate() {
     }
     assert!(g.status().phase == MJ_PHASE_GAME_OVER, "the game finished");
     assert_eq!(ffi.advise(&g, 0).unwrap_err(), MJ_GAME_OVER);
-    assert!(advised > 50 && followed > 10, "{advised} advised, {followed} followed");
+    assert!(
+        advised > 50 && followed > 10,
+        "{advised} advised, {followed} followed"
+    );
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -845,9 +863,8 @@ fn advisor_is_shared_by_threads() {
                     let k = (t + i) % shared.len();
                     let mut out = std::mem::MaybeUninit::<mj_advice>::uninit();
                     // SAFETY: live advisor and game (see `Shared`), valid out pointer.
-                    let r = unsafe {
-                        mj_advisor_advise(shared[k].0, shared[k].1, 0, out.as_mut_ptr())
-                    };
+                    let r =
+                        unsafe { mj_advisor_advise(shared[k].0, shared[k].1, 0, out.as_mut_ptr()) };
                     assert_eq!(r, MJ_OK);
                     // SAFETY: written on MJ_OK.
                     let got = unsafe { out.assume_init() };

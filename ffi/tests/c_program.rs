@@ -69,7 +69,9 @@ fn model_dir() -> &'static Path {
         }
         let model = std::fs::read(dir.join("policy.onnx")).expect("read model");
         let sidecar = std::fs::read_to_string(dir.join("policy.json")).expect("read sidecar");
-        let garbage: Vec<u8> = (0..2048u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8).collect();
+        let garbage: Vec<u8> = (0..2048u32)
+            .map(|i| (i.wrapping_mul(2654435761) >> 11) as u8)
+            .collect();
         let other_encoding = sidecar.replace(
             &format!("\"encoding_version\": {}", engine::encode::ENCODING_VERSION),
             "\"encoding_version\": 999",
@@ -101,7 +103,15 @@ fn compile(source: &Path, name: &str) -> PathBuf {
         .arg(crate_dir().join("include"))
         .arg(source)
         .arg(static_lib())
-        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .args(["-lpthread", "-ldl", "-lm"])
+        // tract-linalg's assembly kernels lack a .note.GNU-stack section; without this
+        // flag GNU ld warns and marks the program's stack executable.
+        .args(if cfg!(target_os = "linux") {
+            &["-Wl,-z,noexecstack"][..]
+        } else {
+            &[][..]
+        })
+        .arg("-o")
         .arg(&out)
         .output()
         .unwrap_or_else(|e| panic!("cannot run {cc}: {e}"));
