@@ -34,10 +34,13 @@ fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
     )
 }
 
-fn model() -> PathBuf {
+/// A small random model for `rules`, in a file of its own (tests run in parallel).
+fn model(rules: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("advise_cli");
     std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("m.onnx");
+    let path = dir.join(format!("m-{rules}-{n}.onnx"));
     let cfg = ModelConfig {
         layers: 1,
         d_model: 16,
@@ -47,7 +50,7 @@ fn model() -> PathBuf {
     let w = Weights::random(cfg, 5).unwrap();
     export(
         &w,
-        &Sidecar::new(cfg, "four-player", "cli-test", 3, "advise cli test"),
+        &Sidecar::new(cfg, rules, "cli-test", 3, "advise cli test"),
         &path,
     )
     .unwrap();
@@ -73,7 +76,7 @@ fn efficiency_only_table() {
 
 #[test]
 fn model_json_output() {
-    let m = model();
+    let m = model("four-player");
     let (out, err, ok) = run(
         &[
             "--hand",
@@ -113,7 +116,7 @@ fn model_json_output() {
 
 #[test]
 fn model_table_and_stdin_json() {
-    let m = model();
+    let m = model("sanma");
     let (out, err, ok) = run(
         &["--stdin-json", "--model", m.to_str().unwrap()],
         r#"{"rules": "sanma", "hand": "19m123p456s77z1234z", "discards": ["9p"]}"#,
@@ -121,6 +124,14 @@ fn model_table_and_stdin_json() {
     assert!(ok, "{err}");
     assert!(out.contains("value  ") && out.contains('%'), "{out}");
     assert!(!err.contains("efficiency evaluator only"));
+    // The same sanma position with a four-player model: a clear error, no advice.
+    let m = model("four-player");
+    let (out, err, ok) = run(
+        &["--stdin-json", "--model", m.to_str().unwrap()],
+        r#"{"rules": "sanma", "hand": "19m123p456s77z1234z", "discards": ["9p"]}"#,
+    );
+    assert!(!ok && out.is_empty(), "{out}");
+    assert!(err.contains("trained for \"four-player\" rules"), "{err}");
 }
 
 #[test]
