@@ -902,3 +902,30 @@ fn efficiency_advice_has_no_value() {
     assert_eq!(std::mem::offset_of!(mj_advice, source), 260);
     assert_eq!(std::mem::size_of::<mj_advice>(), 268);
 }
+
+/// The model that ships in `models/` loads through the C ABI, describes itself, and
+/// gives legal, normalised advice on a sanma game (and refuses a four-player one).
+#[test]
+fn shipped_model_through_the_abi() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/default.onnx");
+    let advisor = Advisor::load(&path);
+    let mut info = std::mem::MaybeUninit::<mj_model_info>::uninit();
+    // SAFETY: live advisor, valid out pointer.
+    assert_eq!(
+        unsafe { mj_advisor_info(advisor.0, info.as_mut_ptr()) },
+        MJ_OK
+    );
+    // SAFETY: MJ_OK means it was written.
+    let info = unsafe { info.assume_init() };
+    assert_eq!(info.rules, MJ_RULES_SANMA);
+    assert_eq!(info.encoding_version, engine::encode::ENCODING_VERSION);
+    let g = Game::new(MJ_RULES_SANMA, 3);
+    let mut seats = [0u8; MJ_MAX_PLAYERS];
+    let mut n = 0;
+    // SAFETY: live game, buffer of MJ_MAX_PLAYERS, valid out pointer.
+    unsafe { mj_game_seats_to_act(g.0, seats.as_mut_ptr(), seats.len(), &mut n) };
+    let legal = g.legal(seats[0]);
+    check_policy_advice(&advisor.advise(&g, seats[0]).unwrap(), &legal);
+    let four = Game::new(MJ_RULES_FOUR_PLAYER, 3);
+    assert_eq!(advisor.advise(&four, 0).unwrap_err(), MJ_MODEL_MISMATCH);
+}
