@@ -550,11 +550,10 @@ fn compare(what: &str, host: &str, other: &str) -> f32 {
 fn in_process_lines(model: &Path, positions: &str) -> String {
     let advisor = Advisor::load(model).expect("load the model in-process");
     let mut out = String::new();
-    let mut n = 0;
-    for line in positions
+    let lines = positions
         .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
-    {
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    for (n, line) in lines.enumerate() {
         let (obs, legal) = from_json(line).expect("position");
         let advice = advisor.advise_with_legal(&obs, &legal).expect("advice");
         let name = |a: &inference::RankedAction| match &a.tile {
@@ -587,7 +586,6 @@ fn in_process_lines(model: &Path, positions: &str) -> String {
             advice.value.expect("value"),
             top3.join(",")
         ));
-        n += 1;
     }
     out
 }
