@@ -310,7 +310,9 @@ pub fn render(r: &Report, curves: &[&str]) -> String {
     let _ = writeln!(
         s,
         "Evaluations during training (duplicate, {} hands per line-up each, so far wider \
-         intervals than the arena above):\n",
+         intervals than the arena above; every evaluation replays the same walls — one \
+         fixed seed — so the readings share that set's luck and can sit several points \
+         away from the arena above, which uses fresh walls; they are for trends):\n",
         run.config
             .get("eval_hands")
             .map(|v| v.to_string())
