@@ -3,6 +3,7 @@
 //! front-ends. The `host-trainer` binary is a thin clap layer over these modules.
 
 pub mod arena;
+pub mod clock;
 #[cfg(feature = "train")]
 pub mod export;
 pub mod policy;

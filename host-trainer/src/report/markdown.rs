@@ -4,29 +4,14 @@ use std::fmt::Write as _;
 
 use crate::arena::stats::Estimate;
 use crate::arena::KindReport;
+use crate::clock::civil_utc;
 
 use super::{Matchup, Report, RunSummary};
 
-/// `YYYY-MM-DD HH:MM` (UTC) of a Unix time; days to civil date after Howard Hinnant's
-/// `civil_from_days` (public-domain algorithm description, "chrono-Compatible Low-Level
-/// Date Algorithms").
+/// `YYYY-MM-DD HH:MM UTC` of a Unix time.
 fn utc(unix_s: u64) -> String {
-    let days = (unix_s / 86_400) as i64;
-    let secs = unix_s % 86_400;
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + (month <= 2) as i64;
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02} UTC",
-        secs / 3_600,
-        (secs / 60) % 60
-    )
+    let (year, month, day, hour, minute, _) = civil_utc(unix_s);
+    format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
 }
 
 fn pct(e: &Estimate) -> String {

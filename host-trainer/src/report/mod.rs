@@ -227,10 +227,7 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
     let targets = targets(&matchups);
     Ok(Report {
         command: cfg.command.clone(),
-        generated_unix_s: std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_secs())
-            .unwrap_or(0),
+        generated_unix_s: crate::clock::now_unix(),
         generation_s: start.elapsed().as_secs_f64(),
         model: cfg.model.clone(),
         model_bytes,

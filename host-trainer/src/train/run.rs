@@ -27,6 +27,7 @@ use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
 use super::ppo::{self, gae, guidance_target, PpoParams, Samples, UpdateStats};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 use crate::arena::{self, ArenaConfig, BotSpec};
+use crate::clock::{civil_utc, now_unix};
 
 /// File names inside a run folder.
 pub const CONFIG_FILE: &str = "config.json";
@@ -217,32 +218,9 @@ fn git_revision() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-fn now_unix() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
-}
-
 fn default_id(seed: u64) -> String {
-    // UTC date and time from the Unix clock (civil-from-days), no chrono dependency.
-    let s = now_unix();
-    let (days, rem) = ((s / 86400) as i64, s % 86400);
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + (m <= 2) as i64;
-    format!(
-        "{y:04}{m:02}{d:02}-{:02}{:02}{:02}-seed{seed}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
+    let (y, m, d, hh, mm, ss) = civil_utc(now_unix());
+    format!("{y:04}{m:02}{d:02}-{hh:02}{mm:02}{ss:02}-seed{seed}")
 }
 
 /// Resolves the device choice.
