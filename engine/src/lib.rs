@@ -28,6 +28,9 @@
 //!   (one tile from a win), `-1` = complete.
 //! - **ukeire**: the tile types (and how many tiles of them remain) that lower shanten
 //!   when drawn.
+//! - **determinization**: a whole game dealt from what one seat sees, its hidden tiles
+//!   (other hands, live and dead wall) drawn at random ([`game::Game::from_observation`]);
+//!   **belief**: weights on such deals from what the opponents did ([`belief`]).
 //! - **value score**: this engine's per-discard measure combining shanten after the
 //!   discard, ukeire after it and a second-step lookahead ([`efficiency`]).
 //!
@@ -44,6 +47,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod belief;
 pub mod bots;
 pub mod efficiency;
 pub mod encode;

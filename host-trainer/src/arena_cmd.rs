@@ -7,16 +7,25 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use host_trainer::arena::{self, ArenaConfig, BotSpec};
+use host_trainer::arena::{self, paired, ArenaConfig, ArenaReport, BotSpec, Seating};
 use host_trainer::policy;
+use search::{self, Belief, SearchConfig};
 
 /// Arguments of `host-trainer arena`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Bots by seat, comma-separated: `random`, `eff` or `model` (the ONNX policy of
-    /// `--model`), one per player.
+    /// Bots by seat, comma-separated: `random`, `eff`, `model` (the ONNX policy of
+    /// `--model`) or `search` (rollout search, flags `--search-*`), one per player.
     #[arg(long, default_value = "eff,random,random")]
     pub seats: String,
+    /// Also play this line-up on the same walls and report, for every entry of
+    /// `--seats` that differs from the same entry here, the paired difference
+    /// (`--seats` minus this) with 95 % intervals. E.g. `--seats search,eff,eff
+    /// --paired-with eff,eff,eff`.
+    #[arg(long)]
+    pub paired_with: Option<String>,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// The ONNX model (sidecar `NAME.json` beside it) played by `model` seats.
     #[arg(long, default_value = "models/default.onnx")]
     pub model: PathBuf,
@@ -43,6 +52,68 @@ pub struct Args {
     pub quiet: bool,
 }
 
+/// The flags of `search` seats (also used by `advise --search`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct SearchArgs {
+    /// Search: most rollouts per candidate (one per determinized world).
+    #[arg(long, default_value_t = 200)]
+    pub search_rollouts: u32,
+    /// Search: time budget per decision in milliseconds (none: rollouts only, which
+    /// makes results independent of machine load).
+    #[arg(long)]
+    pub search_ms: Option<f64>,
+    /// Search: how worlds are dealt, `weighted` (inference from the opponents' play)
+    /// or `uniform`.
+    #[arg(long, default_value = "weighted")]
+    pub search_belief: String,
+    /// Search: discards kept as candidates by value score (plus the policy's choice).
+    #[arg(long, default_value_t = 5)]
+    pub search_top_k: usize,
+    /// Search: standard errors by which a candidate must beat the policy's choice.
+    #[arg(long, default_value_t = 2.0)]
+    pub search_z: f64,
+    /// Search: hand proposals weighed per decision for the weighted belief.
+    #[arg(long, default_value_t = 512)]
+    pub search_proposals: usize,
+    /// Search: points added to a rollout's value when the searching seat wins.
+    #[arg(long, default_value_t = 0.0)]
+    pub search_win_bonus: f64,
+}
+
+impl SearchArgs {
+    /// The search configuration these flags describe.
+    pub fn config(&self, rules: &engine::Rules) -> Result<SearchConfig> {
+        let mut cfg = SearchConfig::new(rules).map_err(anyhow::Error::msg)?;
+        cfg.rollouts = self.search_rollouts;
+        cfg.budget_ms = self.search_ms;
+        cfg.belief = Belief::parse(&self.search_belief)?;
+        cfg.top_k = self.search_top_k;
+        cfg.z = self.search_z;
+        cfg.proposals = self.search_proposals;
+        cfg.win_bonus = self.search_win_bonus;
+        if cfg.rollouts == 0 || cfg.budget_ms.is_some_and(|b| !(b > 0.0)) {
+            bail!("the search budget must be positive");
+        }
+        if cfg.rollouts > search::MAX_ROLLOUTS
+            || cfg.budget_ms.is_some_and(|b| b > search::MAX_BUDGET_MS)
+        {
+            bail!(
+                "the search budget is too large (at most {} rollouts, {} ms)",
+                search::MAX_ROLLOUTS,
+                search::MAX_BUDGET_MS
+            );
+        }
+        if !(cfg.z >= 0.0) || !cfg.win_bonus.is_finite() || cfg.proposals == 0 {
+            bail!("--search-z must be ≥ 0, --search-win-bonus finite, --search-proposals ≥ 1");
+        }
+        Ok(cfg)
+    }
+}
+
+fn parse_seats(s: &str) -> Result<Vec<BotSpec>> {
+    s.split(',').map(BotSpec::parse).collect()
+}
+
 /// Builds the arena configuration from the command line.
 pub fn config(args: &Args) -> Result<ArenaConfig> {
     let Some(rules) = engine::Rules::preset(&args.rules) else {
@@ -51,11 +122,7 @@ pub fn config(args: &Args) -> Result<ArenaConfig> {
             args.rules
         );
     };
-    let seats = args
-        .seats
-        .split(',')
-        .map(BotSpec::parse)
-        .collect::<Result<Vec<_>>>()?;
+    let seats = parse_seats(&args.seats)?;
     Ok(ArenaConfig {
         rules,
         seats,
@@ -68,21 +135,30 @@ pub fn config(args: &Args) -> Result<ArenaConfig> {
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
     let cfg = config(&args)?;
+    let other = match &args.paired_with {
+        Some(seats) => {
+            let b = ArenaConfig {
+                seats: parse_seats(seats)?,
+                ..cfg.clone()
+            };
+            if b.seats.len() != cfg.seats.len() {
+                bail!("--paired-with must name as many seats as --seats");
+            }
+            Some(b)
+        }
+        None => None,
+    };
+    let all: Vec<BotSpec> = cfg
+        .seats
+        .iter()
+        .chain(other.iter().flat_map(|o| o.seats.iter()))
+        .copied()
+        .collect();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
         .context("building the thread pool")?;
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(cfg.walls())
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} walls  {per_sec}  eta {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    let stop = AtomicBool::new(false);
-    let report = if cfg.seats.contains(&BotSpec::Custom) {
+    let custom = if all.contains(&BotSpec::Custom) {
         let advisor = inference::Advisor::load(&args.model).with_context(|| {
             format!(
                 "loading the model for the `model` seats: {}",
@@ -98,16 +174,122 @@ pub fn run(args: Args) -> Result<()> {
                 );
             }
         }
-        let factory = policy::onnx_factory(Arc::new(advisor))?;
-        pool.install(|| arena::run_with(&cfg, &*factory, &|| bar.inc(1), &stop))?
+        Some(policy::onnx_factory(Arc::new(advisor))?)
     } else {
-        pool.install(|| arena::run(&cfg, &|| bar.inc(1), &stop))?
+        None
     };
+    let searcher = if all.contains(&BotSpec::Search) {
+        Some(host_trainer::search_agent::search_factory(Arc::new(
+            args.search.config(&cfg.rules)?,
+        )))
+    } else {
+        None
+    };
+    let seating = Seating {
+        custom: custom.as_deref(),
+        search: searcher.as_deref(),
+    };
+    let lineups: Vec<&ArenaConfig> = std::iter::once(&cfg).chain(other.as_ref()).collect();
+    let total: u64 = lineups.iter().map(|c| c.walls()).sum();
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total)
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} walls  {per_sec}  eta {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let stop = AtomicBool::new(false);
+    let mut played = Vec::new();
+    for c in &lineups {
+        let start = std::time::Instant::now();
+        let walls = pool.install(|| arena::play_walls_seated(c, seating, &|| bar.inc(1), &stop))?;
+        let report = ArenaReport::from_walls(c, &walls, start.elapsed().as_secs_f64());
+        played.push((walls, report));
+    }
     bar.finish_and_clear();
-    print!("{}", report.table());
+    use host_trainer::search_agent::{SEARCHES, SEARCH_FAILURES, SEARCH_MICROS};
+    use std::sync::atomic::Ordering::Relaxed;
+    let failures = SEARCH_FAILURES.load(Relaxed);
+    if failures > 0 {
+        eprintln!("warning: {failures} searches failed (the efficiency bot decided instead)");
+    }
+    let searches = SEARCHES.load(Relaxed);
+    let search_ms = SEARCH_MICROS.load(Relaxed) as f64 / 1e3 / searches.max(1) as f64;
+    if searches > 0 {
+        println!(
+            "search: {searches} decisions searched, {search_ms:.1} ms each on average (wall, {} threads)",
+            pool.current_num_threads()
+        );
+    }
+    let mut comparisons = Vec::new();
+    for (i, lineup) in lineups.iter().enumerate() {
+        if lineups.len() > 1 {
+            println!("line-up {}: {}", i + 1, seat_names(&lineup.seats));
+        }
+        print!("{}", played[i].1.table());
+    }
+    if let (Some(b), [(wa, _), (wb, _)]) = (&other, &played[..]) {
+        for (entry, (x, y)) in cfg.seats.iter().zip(&b.seats).enumerate() {
+            if x == y {
+                continue;
+            }
+            let c = paired::compare(wa, entry, wb, entry, cfg.rules.players as usize)?;
+            println!(
+                "paired, entry {entry} ({} minus {}), {} walls, {} seat-hands:",
+                x.name(),
+                y.name(),
+                c.walls,
+                c.seat_hands
+            );
+            println!(
+                "  win rate       {}",
+                fmt_estimate(&c.win_rate, 100.0, "points")
+            );
+            println!(
+                "  deal-in rate   {}",
+                fmt_estimate(&c.deal_in_rate, 100.0, "points")
+            );
+            println!(
+                "  points/hand    {}",
+                fmt_estimate(&c.points_per_hand, 1.0, "")
+            );
+            comparisons.push(serde_json::json!({
+                "entry": entry, "a": x.name(), "b": y.name(), "comparison": c,
+            }));
+        }
+    }
     if let Some(path) = &args.json {
-        let text = serde_json::to_string_pretty(&report)?;
+        let text = if other.is_some() {
+            let reports: Vec<&ArenaReport> = played.iter().map(|(_, r)| r).collect();
+            let command: Vec<String> = std::env::args().collect();
+            serde_json::to_string_pretty(&serde_json::json!({
+                "command": command.join(" "),
+                "git_revision": host_trainer::git_revision(),
+                "searches": searches,
+                "search_ms_per_decision": search_ms,
+                "search_failures": failures,
+                "threads": pool.current_num_threads(),
+                "lineups": reports, "paired": comparisons,
+            }))?
+        } else {
+            serde_json::to_string_pretty(&played[0].1)?
+        };
         std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+fn seat_names(seats: &[BotSpec]) -> String {
+    seats.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
+}
+
+fn fmt_estimate(e: &host_trainer::arena::stats::Estimate, scale: f64, unit: &str) -> String {
+    format!(
+        "{:+.3} [{:+.3}, {:+.3}] {unit}",
+        e.mean * scale,
+        e.low * scale,
+        e.high * scale
+    )
 }

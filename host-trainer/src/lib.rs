@@ -8,5 +8,19 @@ pub mod clock;
 pub mod export;
 pub mod policy;
 pub mod report;
+pub mod search_agent;
 #[cfg(feature = "train")]
 pub mod train;
+
+/// `git rev-parse HEAD` of the working directory (`unknown` outside a repository),
+/// recorded beside every run's results.
+pub fn git_revision() -> String {
+    std::process::Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|| "unknown".into())
+}

@@ -3,6 +3,7 @@ use clap::{Parser, Subcommand};
 
 mod advise_cmd;
 mod arena_cmd;
+mod belief_cmd;
 #[cfg(feature = "train")]
 mod export_cmd;
 mod report_cmd;
@@ -24,6 +25,8 @@ enum Command {
     Shanten(shanten_cmd::Args),
     /// Plays bots against each other (duplicate by default) and reports per-bot statistics.
     Arena(arena_cmd::Args),
+    /// Scores the belief about opponents' hands (weighted vs uniform) on recorded positions.
+    Belief(belief_cmd::Args),
     /// Trains the policy by self-play PPO with efficiency guidance (needs the `train` feature).
     #[cfg(feature = "train")]
     Train(Box<host_trainer::train::TrainConfig>),
@@ -38,11 +41,27 @@ enum Command {
     Report(report_cmd::Args),
 }
 
-fn main() -> anyhow::Result<()> {
+/// User errors print their message chain only, whatever `RUST_BACKTRACE` says
+/// (backtraces are for panics), and exit with status 1.
+fn main() -> std::process::ExitCode {
+    match run() {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            for cause in e.chain().skip(1) {
+                eprintln!("  caused by: {cause}");
+            }
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
         Command::Arena(args) => arena_cmd::run(args),
+        Command::Belief(args) => belief_cmd::run(args),
         #[cfg(feature = "train")]
         Command::Train(cfg) => train_cmd::run(*cfg),
         #[cfg(feature = "train")]

@@ -34,7 +34,8 @@
 //! legal actions are those of `seat` (default: the first seat awaited).
 
 use engine::game::{
-    Action, Discard, HandRecord, Meld, MeldKind, Observation, PendingClaim, Phase, DISCARD_CAP,
+    order_discards_by_rotation, Action, Discard, HandRecord, Meld, MeldKind, Observation,
+    PendingClaim, Phase, DISCARD_CAP,
 };
 use engine::notation::{parse_counts, parse_each};
 use engine::rules::Rules;
@@ -257,6 +258,7 @@ impl Position {
                     .push(Discard {
                         tile,
                         claimed: false,
+                        seq: 0,
                     })
                     .is_err()
                 {
@@ -305,10 +307,17 @@ impl Position {
                 row.push(Discard {
                     tile: p.tile,
                     claimed: false,
+                    seq: 0,
                 })
                 .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
             }
         }
+        // Text positions carry no discard order: reconstruct it from turn rotation.
+        order_discards_by_rotation(
+            &mut discards[..players as usize],
+            self.dealer,
+            pending.filter(|p| !p.added_kan).map(|p| p.from),
+        );
         let own_melds = melds[self.seat as usize].len();
         let tiles: usize = hand.iter().map(|&c| c as usize).sum();
         let expected = if pending.is_some() { 13 } else { 14 } - 3 * own_melds;

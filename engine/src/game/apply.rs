@@ -69,10 +69,17 @@ impl Game {
         match action {
             Action::Discard(t) => {
                 self.remove(seat, t, 1);
+                let seq = self
+                    .discards
+                    .iter()
+                    .map(|d| d.len())
+                    .sum::<usize>()
+                    .min(255) as u8;
                 if let Some(d) = self.discards.get_mut(seat as usize) {
                     let _ = d.push(Discard {
                         tile: t,
                         claimed: false,
+                        seq,
                     });
                 }
                 self.show(t);

@@ -91,4 +91,49 @@ pub struct Discard {
     pub tile: Tile,
     /// Whether another player claimed it (it then lives in that player's meld).
     pub claimed: bool,
+    /// Its place in the hand's sequence of discards, all seats together (0 = the first
+    /// discard of the hand; saturates at 255). Public, as the order of the rows on a
+    /// real table is; it tells which discards an opponent let pass after its own last
+    /// discard (the evidence [`crate::belief`] reads). Positions read from text that
+    /// give no order get an order reconstructed from turn rotation.
+    #[serde(default)]
+    pub seq: u8,
+}
+
+/// Gives the discards of `rows` an order ([`Discard::seq`]) for positions that were
+/// written without one: turn rotation from `dealer` (round `r` is every seat's `r`-th
+/// discard, in seat order from the dealer), with the last discard of seat `last`, when
+/// given (the discard a claim window is open on), placed after all others. Calls make
+/// real play skip seats, so this is an approximation; engine games record the true
+/// order as they go.
+pub fn order_discards_by_rotation<const N: usize>(
+    rows: &mut [heapless::Vec<Discard, N>],
+    dealer: u8,
+    last: Option<u8>,
+) {
+    let n = rows.len();
+    let rounds = rows.iter().map(|r| r.len()).max().unwrap_or(0);
+    let mut seq = 0u8;
+    for round in 0..rounds {
+        for k in 0..n {
+            let seat = (dealer as usize + k) % n.max(1);
+            let is_last_row = last == Some(seat as u8);
+            if let Some(row) = rows.get_mut(seat) {
+                let len = row.len();
+                if let Some(d) = row.get_mut(round) {
+                    if is_last_row && round + 1 == len {
+                        continue;
+                    }
+                    d.seq = seq;
+                    seq = seq.saturating_add(1);
+                }
+            }
+        }
+    }
+    if let Some(d) = last
+        .and_then(|s| rows.get_mut(s as usize))
+        .and_then(|r| r.last_mut())
+    {
+        d.seq = seq;
+    }
 }

@@ -33,6 +33,7 @@
 mod action;
 mod agari;
 mod apply;
+mod determinize;
 mod error;
 mod event;
 mod invariants;
@@ -48,7 +49,7 @@ pub use agari::{is_regular_win, is_seven_pairs, is_thirteen_orphans, WinShape};
 pub use error::RuleError;
 pub use event::{Event, Events, HandEndKind, HandResult, EVENTS_CAP};
 pub use invariants::{check_invariants, InvariantViolation};
-pub use meld::{Discard, Meld, MeldKind};
+pub use meld::{order_discards_by_rotation, Discard, Meld, MeldKind};
 pub use observation::{Observation, PendingClaim};
 pub use record::{GameRecord, HandRecord, RecordError, RECORD_MAX_BYTES};
 pub use scoring::{score_win, WinValue};

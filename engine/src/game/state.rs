@@ -235,7 +235,13 @@ impl Game {
         Ok(game)
     }
 
-    fn blank(rules: Rules, seed: u64, hand_number: u16, dealer: u8, scores: [i32; 4]) -> Game {
+    pub(crate) fn blank(
+        rules: Rules,
+        seed: u64,
+        hand_number: u16,
+        dealer: u8,
+        scores: [i32; 4],
+    ) -> Game {
         Game {
             rules,
             seed,

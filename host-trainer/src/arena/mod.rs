@@ -35,6 +35,17 @@ pub enum BotSpec {
     /// An agent made by the factory passed to [`run_with`] (e.g. a learned policy);
     /// [`run`] has no factory and rejects it.
     Custom,
+    /// A searching agent made by [`Seating::search`] (e.g. [`crate::search::SearchAgent`]).
+    Search,
+}
+
+/// The factories of the seats that are not built in.
+#[derive(Clone, Copy, Default)]
+pub struct Seating<'a> {
+    /// Makes the agents of [`BotSpec::Custom`] seats.
+    pub custom: Option<&'a AgentFactory>,
+    /// Makes the agents of [`BotSpec::Search`] seats.
+    pub search: Option<&'a AgentFactory>,
 }
 
 impl BotSpec {
@@ -45,7 +56,8 @@ impl BotSpec {
             "random" | "rand" => Ok(BotSpec::Random),
             "eff" | "efficiency" => Ok(BotSpec::Efficiency),
             "model" | "policy" => Ok(BotSpec::Custom),
-            other => bail!("unknown bot {other:?} (expected random, eff or model)"),
+            "search" => Ok(BotSpec::Search),
+            other => bail!("unknown bot {other:?} (expected random, eff, model or search)"),
         }
     }
 
@@ -55,16 +67,21 @@ impl BotSpec {
             BotSpec::Random => "random",
             BotSpec::Efficiency => "eff",
             BotSpec::Custom => "policy",
+            BotSpec::Search => "search",
         }
     }
 
-    fn make(self, seed: u64, factory: Option<&AgentFactory>) -> Result<Seated> {
+    fn make(self, seed: u64, seating: Seating) -> Result<Seated> {
         Ok(match self {
             BotSpec::Random => Seated::Random(RandomBot::new(seed)),
             BotSpec::Efficiency => Seated::Efficiency(EfficiencyBot),
-            BotSpec::Custom => match factory {
+            BotSpec::Custom => match seating.custom {
                 Some(f) => Seated::Custom(f(seed)?),
                 None => bail!("a custom seat needs an agent factory (arena::run_with)"),
+            },
+            BotSpec::Search => match seating.search {
+                Some(f) => Seated::Custom(f(seed)?),
+                None => bail!("a search seat needs a search factory (arena::Seating)"),
             },
         })
     }
@@ -150,11 +167,7 @@ pub struct PlayedHand {
 }
 
 /// Plays wall `wall` in every rotation.
-fn play_wall(
-    cfg: &ArenaConfig,
-    wall: u64,
-    factory: Option<&AgentFactory>,
-) -> Result<Vec<PlayedHand>> {
+fn play_wall(cfg: &ArenaConfig, wall: u64, seating: Seating) -> Result<Vec<PlayedHand>> {
     let mut rules = cfg.rules;
     rules.hands_per_game = 1;
     let players = rules.players as usize;
@@ -168,7 +181,7 @@ fn play_wall(
         let mut agents: Vec<Seated> = (0..players)
             .map(|s| {
                 let bot_seed = Rng::derive_seed(wall_seed, (rotation * 4 + s) as u64 + 1);
-                cfg.seats[seat_bot[s]].make(bot_seed, factory)
+                cfg.seats[seat_bot[s]].make(bot_seed, seating)
             })
             .collect::<Result<_>>()?;
         let mut game = Game::new(rules, wall_seed).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -225,6 +238,20 @@ pub fn play_walls(
     on_wall: &(dyn Fn() + Sync),
     stop: &AtomicBool,
 ) -> Result<Vec<Vec<PlayedHand>>> {
+    let seating = Seating {
+        custom: factory,
+        search: None,
+    };
+    play_walls_seated(cfg, seating, on_wall, stop)
+}
+
+/// [`play_walls`] with factories for both kinds of non-built-in seats.
+pub fn play_walls_seated(
+    cfg: &ArenaConfig,
+    seating: Seating,
+    on_wall: &(dyn Fn() + Sync),
+    stop: &AtomicBool,
+) -> Result<Vec<Vec<PlayedHand>>> {
     cfg.validate()?;
     let walls: Vec<Result<Vec<PlayedHand>>> = (0..cfg.walls())
         .into_par_iter()
@@ -232,7 +259,7 @@ pub fn play_walls(
             if stop.load(Ordering::Relaxed) {
                 return Ok(Vec::new());
             }
-            let r = play_wall(cfg, w, factory);
+            let r = play_wall(cfg, w, seating);
             on_wall();
             r
         })

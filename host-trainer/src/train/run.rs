@@ -207,16 +207,7 @@ pub fn evaluate(
     })
 }
 
-fn git_revision() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
-}
+use crate::git_revision;
 
 fn default_id(seed: u64) -> String {
     let (y, m, d, hh, mm, ss) = civil_utc(now_unix());

@@ -1,0 +1,73 @@
+//! `host-trainer belief`: how much closer the weighted belief about the opponents'
+//! hands is to the truth than the uniform deal, on recorded self-play positions.
+
+use std::path::PathBuf;
+
+use anyhow::{bail, Context, Result};
+use search::{belief_eval, shanten_prior};
+
+/// Arguments of `host-trainer belief`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Positions recorded from efficiency self-play.
+    #[arg(long, default_value_t = 1000)]
+    pub positions: usize,
+    /// Proposals weighed per position.
+    #[arg(long, default_value_t = 512)]
+    pub proposals: usize,
+    /// Rules preset: `sanma` or `four-player`.
+    #[arg(long, default_value = "sanma")]
+    pub rules: String,
+    /// Seed of the positions and proposals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Also write the scores as JSON to this file.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// Runs the subcommand.
+pub fn run(args: Args) -> Result<()> {
+    let Some(rules) = engine::Rules::preset(&args.rules) else {
+        bail!(
+            "unknown rules preset {:?} (expected sanma or four-player)",
+            args.rules
+        );
+    };
+    if args.positions == 0 || args.proposals == 0 {
+        bail!("--positions and --proposals must be at least 1");
+    }
+    let prior = shanten_prior(&rules).map_err(anyhow::Error::msg)?;
+    let positions = belief_eval::record_positions(&rules, args.positions, args.seed)
+        .map_err(|e| anyhow::anyhow!("recording positions: {e}"))?;
+    println!(
+        "{} positions ({}), {} proposals each; lower Brier/log-loss and higher log-likelihood are closer to the truth",
+        positions.len(),
+        args.rules,
+        args.proposals
+    );
+    println!(
+        "{:<20} {:>14} {:>16} {:>13} {:>15} {:>8}",
+        "model", "deal-in Brier", "deal-in logloss", "tenpai Brier", "tile log-lik", "ESS"
+    );
+    let mut scores = Vec::new();
+    for (name, model) in belief_eval::models(&prior) {
+        let s = belief_eval::score(&name, &model, &positions, args.proposals, args.seed)
+            .map_err(|e| anyhow::anyhow!("scoring {name}: {e}"))?;
+        println!(
+            "{:<20} {:>14.5} {:>16.5} {:>13.5} {:>15.4} {:>8.1}",
+            s.model,
+            s.deal_in_brier,
+            s.deal_in_log_loss,
+            s.tenpai_brier,
+            s.tile_log_likelihood,
+            s.effective
+        );
+        scores.push(s);
+    }
+    if let Some(path) = &args.json {
+        let text = serde_json::to_string_pretty(&scores)?;
+        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,207 @@
+//! The search: legal choices, determinism across thread counts, typed errors.
+
+use engine::bots::{Agent, EfficiencyBot};
+use engine::game::{Action, Game, LegalActions, Observation, Phase};
+use engine::rng::Rng;
+use engine::Rules;
+use search::{search, Belief, SearchConfig, SearchError};
+
+fn rules() -> Rules {
+    let mut r = Rules::sanma();
+    r.hands_per_game = 1;
+    r
+}
+
+/// Decision points (observation and legal actions) from efficiency self-play with
+/// more than one legal action, some in claim windows.
+fn decisions(count: usize) -> Vec<(Observation, LegalActions)> {
+    let mut out = Vec::new();
+    let mut h = 0;
+    while out.len() < count {
+        h += 1;
+        let mut g = Game::new(rules(), h).unwrap();
+        let mut k = 0;
+        while g.last_result().is_none() {
+            let seat = g.seats_to_act()[0];
+            let obs = g.observation(seat).unwrap();
+            let legal = g.legal_actions(seat);
+            k += 1;
+            if legal.len() > 1 && (k % 7 == 0 || obs.phase == Phase::Claim) {
+                out.push((obs.clone(), legal.clone()));
+            }
+            let a = EfficiencyBot.act(&obs, &legal);
+            g.apply(seat, a).unwrap();
+        }
+    }
+    out.truncate(count);
+    out
+}
+
+fn fixed(belief: Belief) -> SearchConfig {
+    let mut cfg = SearchConfig::new(&rules()).unwrap();
+    cfg.budget_ms = None;
+    cfg.rollouts = 24;
+    cfg.batch = 8;
+    cfg.belief = belief;
+    cfg.early_stop = false;
+    cfg.seed = 5;
+    cfg
+}
+
+#[test]
+fn choices_are_legal_candidates_and_the_policy_choice_is_the_efficiency_bots() {
+    let cfg = fixed(Belief::Weighted);
+    let mut claims = 0;
+    for (obs, legal) in decisions(40) {
+        let r = search(&obs, &legal, &cfg).unwrap();
+        assert!(legal.contains(r.chosen));
+        assert_eq!(r.policy, EfficiencyBot.act(&obs, &legal));
+        assert!(r.candidates.iter().any(|c| c.action == r.chosen));
+        assert!(r.candidates.iter().all(|c| legal.contains(c.action)));
+        assert_eq!(r.worlds, 24);
+        for c in &r.candidates {
+            assert_eq!(c.value.n, 24);
+            assert!((0.0..=1.0).contains(&c.win.mean) && (0.0..=1.0).contains(&c.deal_in.mean));
+        }
+        // Sorted by value, best first.
+        assert!(r
+            .candidates
+            .windows(2)
+            .all(|w| w[0].value.mean >= w[1].value.mean));
+        if r.chosen != r.policy {
+            let c = r.candidates.iter().find(|c| c.action == r.chosen).unwrap();
+            assert!(c.versus_policy.lower(cfg.z) > 0.0);
+        }
+        claims += (obs.phase == Phase::Claim) as u32;
+    }
+    assert!(claims > 0);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_search_on_one_or_two_threads() {
+    for belief in [Belief::Uniform, Belief::Weighted] {
+        let cfg = fixed(belief);
+        for (obs, legal) in decisions(6) {
+            let run = |threads| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap()
+                    .install(|| search(&obs, &legal, &cfg).unwrap())
+            };
+            let (a, b) = (run(1), run(2));
+            assert_eq!(a.chosen, b.chosen);
+            let va: Vec<_> = a
+                .candidates
+                .iter()
+                .map(|c| (c.action, c.value.mean))
+                .collect();
+            let vb: Vec<_> = b
+                .candidates
+                .iter()
+                .map(|c| (c.action, c.value.mean))
+                .collect();
+            assert_eq!(va, vb);
+        }
+    }
+}
+
+#[test]
+fn a_win_on_offer_is_searched_as_a_certain_win() {
+    // Seat 0 (dealer) holds a complete hand on its first draw.
+    let g = Game::from_setup(
+        rules(),
+        &["111m999m111p999p1", "1234567z123s456", "s789s11223344p5"],
+        "1p",
+        "",
+        0,
+    );
+    let Ok(g) = g else { return };
+    let legal = g.legal_actions(0);
+    if !legal.contains(Action::Tsumo) {
+        return;
+    }
+    let r = search(&g.observation(0).unwrap(), &legal, &fixed(Belief::Uniform)).unwrap();
+    let t = r
+        .candidates
+        .iter()
+        .find(|c| c.action == Action::Tsumo)
+        .unwrap();
+    assert_eq!(t.win.mean, 1.0);
+    assert!(t.value.mean > 0.0);
+}
+
+#[test]
+fn bad_requests_are_typed_errors() {
+    let (obs, legal) = decisions(1).remove(0);
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.rollouts = 0;
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::ZeroBudget
+    );
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.budget_ms = Some(0.0);
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::ZeroBudget
+    );
+    cfg.budget_ms = Some(f64::NAN);
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::ZeroBudget
+    );
+    cfg.budget_ms = Some(1e12);
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::BudgetTooLarge
+    );
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.rollouts = u32::MAX;
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::BudgetTooLarge
+    );
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.model = None;
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::NoModel
+    );
+    let cfg = fixed(Belief::Weighted);
+    assert_eq!(
+        search(&obs, &LegalActions::new(), &cfg).unwrap_err(),
+        SearchError::NoDecision
+    );
+    // A seat that is not on turn.
+    let g = Game::new(rules(), 3).unwrap();
+    let other = g.observation(1).unwrap();
+    assert_eq!(
+        search(&other, &g.legal_actions(0), &cfg).unwrap_err(),
+        SearchError::NoDecision
+    );
+    // A finished hand.
+    let mut g = Game::new(rules(), 3).unwrap();
+    engine::bots::play_hand(&mut g, &mut [EfficiencyBot; 3]).unwrap();
+    let done = g.observation(0).unwrap();
+    assert_eq!(
+        search(&done, &legal, &cfg).unwrap_err(),
+        SearchError::HandOver
+    );
+    // An inconsistent position.
+    let mut broken = obs.clone();
+    broken.unseen[obs.hand.iter().position(|&c| c > 0).unwrap()] = 4;
+    assert!(matches!(
+        search(&broken, &legal, &cfg).unwrap_err(),
+        SearchError::Rule(_)
+    ));
+    // Illegal actions offered as legal.
+    let wrong: LegalActions = [Action::Ron].into_iter().collect();
+    assert!(search(&obs, &wrong, &cfg).is_err());
+    // A time budget ends the search (no hang) even with a huge rollout cap.
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.rollouts = search::MAX_ROLLOUTS;
+    cfg.budget_ms = Some(30.0);
+    let r = search(&obs, &legal, &cfg).unwrap();
+    assert!(r.worlds < search::MAX_ROLLOUTS as usize);
+}
