@@ -44,9 +44,9 @@
  * 0-33 discard, 34-67 closed kan, 68-101 added kan, 102-135 chi (lowest tile),
  * 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass.
  *
- * Advisors: mj_efficiency_advise (tile efficiency, no model) and the learned policy
- * (mj_advisor_new loads NAME.onnx with its sidecar NAME.json; mj_advisor_advise) fill
- * the same mj_advice.
+ * Advisors: mj_efficiency_advise (tile efficiency, no model), the learned policy
+ * (mj_advisor_new loads NAME.onnx with its sidecar NAME.json; mj_advisor_advise) and the
+ * rollout search (mj_search_advise, within a time budget) fill the same mj_advice.
  */
 
 #ifndef MAHJONG_H
@@ -140,6 +140,11 @@
 #define MJ_ADVICE_POLICY 1
 
 /**
+ * `mj_advice.source`: the rollout search (`mj_search_advise`).
+ */
+#define MJ_ADVICE_SEARCH 2
+
+/**
  * Phase: the seat on turn decides (discard, tsumo, kan).
  */
 #define MJ_PHASE_TURN 0
@@ -193,6 +198,12 @@
  * Hand end: exhaustive draw (the live wall ran out).
  */
 #define MJ_HAND_END_DRAW 1
+
+/**
+ * Largest time budget `mj_search_advise` accepts, in milliseconds (ten minutes; the
+ * search crate's `MAX_BUDGET_MS`).
+ */
+#define MJ_SEARCH_MAX_BUDGET_MS 600000
 
 /**
  * The result of every fallible function. The numeric values are part of the ABI: they
@@ -308,7 +319,9 @@ typedef struct mj_ranked_action {
     /**
      * Its score; higher is better. The efficiency advisor gives the engine's value
      * score in `[0, 1]` (1 for the best discards); the learned-policy advisor gives the
-     * policy's probability (masked softmax over the legal actions; they sum to 1).
+     * policy's probability (masked softmax over the legal actions; they sum to 1); the
+     * search gives the estimated points per hand of the seat after this action (the
+     * mean over the rollout worlds; may be negative).
      */
     float score;
 } mj_ranked_action;
@@ -316,10 +329,10 @@ typedef struct mj_ranked_action {
 /**
  * A suggestion for one seat: the action to take and a ranking of the alternatives.
  *
- * Filled by `mj_efficiency_advise` and `mj_advisor_advise`. The fields after `ranked`
- * (`source`, `has_value`, `value`) were appended with the learned-policy advisor: the
- * earlier fields keep their offsets, but the struct grew (260 to 268 bytes), so C code
- * must be recompiled against this header.
+ * Filled by `mj_efficiency_advise`, `mj_advisor_advise` and `mj_search_advise`. The
+ * fields after `ranked` (`source`, `has_value`, `value`) were appended with the
+ * learned-policy advisor: the earlier fields keep their offsets, but the struct grew
+ * (260 to 268 bytes), so C code must be recompiled against this header.
  */
 typedef struct mj_advice {
     /**
@@ -340,21 +353,25 @@ typedef struct mj_advice {
      * value score (ties by action index) on the seat's turn and ranks nothing (0
      * entries) in a claim window. The learned-policy advisor ranks every legal action
      * (discards, calls, wins, pass) by policy probability (ties by action index);
-     * `ranked[0].action == action`.
+     * `ranked[0].action == action`. The search ranks the candidates it searched (on
+     * the seat's turn the best discards by value score, the efficiency bot's choice,
+     * kans and tsumo; in a claim window every legal answer) by estimated points per
+     * hand (ties by action index); `action` is among them but need not be first.
      */
     struct mj_ranked_action ranked[MJ_MAX_LEGAL_ACTIONS];
     /**
-     * Who advised: `MJ_ADVICE_EFFICIENCY` or `MJ_ADVICE_POLICY`.
+     * Who advised: `MJ_ADVICE_EFFICIENCY`, `MJ_ADVICE_POLICY` or `MJ_ADVICE_SEARCH`.
      */
     uint8_t source;
     /**
-     * Whether `value` holds the critic's estimate (only the learned-policy advisor has
-     * a critic).
+     * Whether `value` holds an estimate: the critic's (learned-policy advisor) or the
+     * rollouts' (search); false for the efficiency advisor.
      */
     bool has_value;
     /**
-     * The critic's value estimate of the seat's position (the model's value head, in
-     * the units it was trained on); 0 when `has_value` is false.
+     * The learned-policy advisor: the critic's value estimate of the seat's position
+     * (the model's value head, in the units it was trained on). The search: the
+     * estimated points per hand of the chosen action. 0 when `has_value` is false.
      */
     float value;
 } mj_advice;
@@ -1157,6 +1174,53 @@ enum mj_result mj_game_hand_record(const struct mj_game *game,
  * write.
  */
 enum mj_result mj_game_replay(const uint8_t *record, size_t len, struct mj_game **out);
+
+/**
+ * The search advisor: searches the decision of `seat` by determinized Monte-Carlo
+ * rollouts from what the seat may see (its observation and legal actions only) for
+ * about `budget_ms` milliseconds of wall time, and writes its advice to `*out`.
+ *
+ * The candidates are, on the seat's turn, the five discards with the best value scores,
+ * the efficiency bot's own choice, every kan and tsumo; in a claim window every legal
+ * answer (pass, ron, pon, kan, chi). In each world (a deal of the hidden tiles
+ * consistent with the observation, the opponents' hands weighted by their discards)
+ * each candidate is played and the hand finished by the efficiency bot in every seat.
+ * `ranked[0..num_ranked]` holds the candidates (not every legal action: the weaker
+ * discards are not searched) by estimated points per hand, best first, ties by action
+ * index; each `score` is that estimate (mean points won or lost by the seat in the
+ * hand, over the worlds played). `action` is the search's choice, always legal and
+ * always among the ranked: the efficiency bot's action unless the best candidate beats
+ * it by more than two paired standard errors, so it need not be `ranked[0]`.
+ * `has_value` is true and `value` the chosen candidate's estimated points per hand
+ * (false and 0 when a single candidate left nothing to search). `shanten` as in
+ * `mj_efficiency_advise`; `source` is `MJ_ADVICE_SEARCH`. The game is not changed.
+ *
+ * Time: worlds are played in batches of 16 (on rayon's global pool of worker threads,
+ * one per core unless `RAYON_NUM_THREADS` says otherwise, started on first use and kept
+ * until the process exits) until the next batch would overrun `budget_ms` or 2 000
+ * worlds were played. The first batch always runs, so a very small budget still gives
+ * an estimate and may be exceeded by that batch. The first call for a rules preset
+ * also measures the opponent model's prior (efficiency self-play; under a second) once
+ * per process, before the budget starts. The worlds come from a fixed seed (0): the
+ * advice depends only on the position and the number of worlds played, so two calls
+ * that play as many worlds (e.g. both reach the 2 000) give identical advice.
+ *
+ * May run concurrently with other calls (as any function taking `const mj_game *`).
+ *
+ * Errors: `MJ_NULL_POINTER` (`game`, `out`), `MJ_INVALID_ARGUMENT` (no such seat;
+ * `budget_ms` 0 or above `MJ_SEARCH_MAX_BUDGET_MS`), `MJ_NOT_YOUR_TURN` (the seat has no
+ * decision pending: another seat is on turn, or the claim window offers it nothing),
+ * `MJ_HAND_OVER`, `MJ_GAME_OVER`, `MJ_INTERNAL` (the search rejected the position; not
+ * expected). On error `*out` is untouched.
+ *
+ * # Safety
+ * `game` must be NULL or a live game not being changed by another thread; `out` must be
+ * NULL or valid for a write.
+ */
+enum mj_result mj_search_advise(const struct mj_game *game,
+                                uint8_t seat,
+                                uint32_t budget_ms,
+                                struct mj_advice *out);
 
 #ifdef __cplusplus
 }  // extern "C"

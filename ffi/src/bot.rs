@@ -46,7 +46,9 @@ pub struct mj_ranked_action {
     pub action: u16,
     /// Its score; higher is better. The efficiency advisor gives the engine's value
     /// score in `[0, 1]` (1 for the best discards); the learned-policy advisor gives the
-    /// policy's probability (masked softmax over the legal actions; they sum to 1).
+    /// policy's probability (masked softmax over the legal actions; they sum to 1); the
+    /// search gives the estimated points per hand of the seat after this action (the
+    /// mean over the rollout worlds; may be negative).
     pub score: f32,
 }
 
@@ -54,13 +56,15 @@ pub struct mj_ranked_action {
 pub const MJ_ADVICE_EFFICIENCY: u8 = 0;
 /// `mj_advice.source`: the learned-policy advisor (`mj_advisor_advise`).
 pub const MJ_ADVICE_POLICY: u8 = 1;
+/// `mj_advice.source`: the rollout search (`mj_search_advise`).
+pub const MJ_ADVICE_SEARCH: u8 = 2;
 
 /// A suggestion for one seat: the action to take and a ranking of the alternatives.
 ///
-/// Filled by `mj_efficiency_advise` and `mj_advisor_advise`. The fields after `ranked`
-/// (`source`, `has_value`, `value`) were appended with the learned-policy advisor: the
-/// earlier fields keep their offsets, but the struct grew (260 to 268 bytes), so C code
-/// must be recompiled against this header.
+/// Filled by `mj_efficiency_advise`, `mj_advisor_advise` and `mj_search_advise`. The
+/// fields after `ranked` (`source`, `has_value`, `value`) were appended with the
+/// learned-policy advisor: the earlier fields keep their offsets, but the struct grew
+/// (260 to 268 bytes), so C code must be recompiled against this header.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct mj_advice {
@@ -75,15 +79,19 @@ pub struct mj_advice {
     /// value score (ties by action index) on the seat's turn and ranks nothing (0
     /// entries) in a claim window. The learned-policy advisor ranks every legal action
     /// (discards, calls, wins, pass) by policy probability (ties by action index);
-    /// `ranked[0].action == action`.
+    /// `ranked[0].action == action`. The search ranks the candidates it searched (on
+    /// the seat's turn the best discards by value score, the efficiency bot's choice,
+    /// kans and tsumo; in a claim window every legal answer) by estimated points per
+    /// hand (ties by action index); `action` is among them but need not be first.
     pub ranked: [mj_ranked_action; MJ_MAX_LEGAL_ACTIONS],
-    /// Who advised: `MJ_ADVICE_EFFICIENCY` or `MJ_ADVICE_POLICY`.
+    /// Who advised: `MJ_ADVICE_EFFICIENCY`, `MJ_ADVICE_POLICY` or `MJ_ADVICE_SEARCH`.
     pub source: u8,
-    /// Whether `value` holds the critic's estimate (only the learned-policy advisor has
-    /// a critic).
+    /// Whether `value` holds an estimate: the critic's (learned-policy advisor) or the
+    /// rollouts' (search); false for the efficiency advisor.
     pub has_value: bool,
-    /// The critic's value estimate of the seat's position (the model's value head, in
-    /// the units it was trained on); 0 when `has_value` is false.
+    /// The learned-policy advisor: the critic's value estimate of the seat's position
+    /// (the model's value head, in the units it was trained on). The search: the
+    /// estimated points per hand of the chosen action. 0 when `has_value` is false.
     pub value: f32,
 }
 

@@ -20,8 +20,9 @@
 //! [`error`] (codes, last error, panic boundary), [`game`] (the `mj_game` handle),
 //! [`bot`] (the `mj_bot` handle, the `mj_advice` struct and the efficiency advisor),
 //! [`advisor`] (the `mj_advisor` handle: the learned policy, an ONNX model run by tract
-//! through the inference crate), [`efficiency`] (shanten, ukeire, value scores, mpsz
-//! parsing and formatting). `util` holds the pointer helpers.
+//! through the inference crate), [`mod@search`] (the rollout search of the `search`
+//! crate as an advisor), [`efficiency`] (shanten, ukeire, value scores, mpsz parsing
+//! and formatting). `util` holds the pointer helpers.
 // The exported types keep their C names (`mj_game`, `mj_result`, ...).
 #![allow(non_camel_case_types)]
 #![deny(missing_docs)]
@@ -33,8 +34,10 @@ pub mod bot;
 pub mod efficiency;
 pub mod error;
 pub mod game;
+pub mod search;
 mod util;
 
+pub use crate::search::*;
 pub use advisor::*;
 pub use bot::*;
 pub use efficiency::*;

@@ -36,6 +36,13 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// A folder of `arena --paired-with … --json` files measuring the search (its
+    /// section of the report).
+    #[arg(long)]
+    pub search_runs: Option<PathBuf>,
+    /// A `belief --json` file (the belief evaluation in the search section).
+    #[arg(long)]
+    pub belief: Option<PathBuf>,
 }
 
 /// Runs the subcommand.
@@ -51,6 +58,8 @@ pub fn run(args: Args) -> Result<()> {
         hands: args.hands,
         seed: args.seed,
         command,
+        search_runs: args.search_runs.clone(),
+        belief: args.belief.clone(),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)

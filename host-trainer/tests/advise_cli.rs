@@ -162,3 +162,56 @@ fn bad_input_is_a_clear_error() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn search_ranks_candidates_with_intervals_and_refuses_bad_budgets() {
+    let args = [
+        "--rules",
+        "sanma",
+        "--hand",
+        "19m123p456s77z1234z",
+        "--search",
+        "--budget-ms",
+        "40",
+    ];
+    let (out, err, ok) = run(&args, "");
+    assert!(ok, "{err}");
+    assert!(out.contains("rollouts per candidate"), "{out}");
+    assert!(out.contains("discard 1z"), "{out}");
+    assert_eq!(
+        out.matches('*').count(),
+        2,
+        "one chosen row plus the legend: {out}"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let (out, err, ok) = run(&json_args, "");
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let cands = v["candidates"].as_array().unwrap();
+    assert!(cands.len() >= 2);
+    for c in cands {
+        assert!(c["value"]["n"].as_u64().unwrap() >= 1);
+        let w = c["win"]["mean"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&w));
+    }
+    for bad in ["--budget-ms=0", "--budget-ms=-5", "--budget-ms=1e9"] {
+        let (_, err, ok) = run(
+            &[
+                "--rules",
+                "sanma",
+                "--hand",
+                "19m123p456s77z1234z",
+                "--search",
+                bad,
+            ],
+            "",
+        );
+        assert!(!ok);
+        assert!(err.contains("budget"), "{err}");
+        assert!(
+            !err.contains("panicked") && !err.contains("Stack backtrace"),
+            "{err}"
+        );
+    }
+}

@@ -137,3 +137,35 @@ fn custom_seats_play_the_factory_agent() {
     assert_eq!(c.win_rate.mean, b.win_rate.mean);
     assert_eq!(c.points_per_hand.mean, b.points_per_hand.mean);
 }
+
+#[test]
+fn search_seats_play_legal_hands_and_are_reported_apart() {
+    use host_trainer::arena::Seating;
+    use host_trainer::search_agent::{search_factory, SEARCH_FAILURES};
+    let cfg = ArenaConfig {
+        rules: engine::Rules::sanma(),
+        seats: vec![BotSpec::Search, BotSpec::Efficiency, BotSpec::Efficiency],
+        hands: 6,
+        seed: 9,
+        duplicate: true,
+    };
+    let stop = AtomicBool::new(false);
+    // Without a search factory the seat is an error, not a panic.
+    assert!(arena::run(&cfg, &|| {}, &stop).is_err());
+    let mut scfg = search::SearchConfig::new(&cfg.rules).unwrap();
+    scfg.rollouts = 8;
+    scfg.budget_ms = None;
+    let factory = search_factory(std::sync::Arc::new(scfg));
+    let seating = Seating {
+        custom: None,
+        search: Some(&*factory),
+    };
+    let walls = arena::play_walls_seated(&cfg, seating, &|| {}, &stop).unwrap();
+    let report = arena::ArenaReport::from_walls(&cfg, &walls, 0.0);
+    assert_eq!(report.kind("search").unwrap().seat_hands, 6);
+    assert_eq!(
+        SEARCH_FAILURES.load(std::sync::atomic::Ordering::Relaxed),
+        0
+    );
+    assert_eq!(BotSpec::parse("search").unwrap(), BotSpec::Search);
+}

@@ -159,10 +159,10 @@ pub fn score(
                 }
             }
             let types = rules.tile_set.tiles().count() as f64;
-            for t in 0..NUM_TILE_TYPES {
-                let c = p.truth[o][t] as f64;
+            for (&truth, &m) in p.truth[o].iter().zip(&marg) {
+                let c = truth as f64;
                 if c > 0.0 {
-                    tile_ll += c * ((marg[t] + 0.5 / types) / (size + 0.5)).ln();
+                    tile_ll += c * ((m + 0.5 / types) / (size + 0.5)).ln();
                     tile_n += c as usize;
                 }
             }

@@ -180,7 +180,7 @@ impl SearchConfig {
     }
 
     fn validate(&self) -> Result<(), SearchError> {
-        if self.rollouts == 0 || self.budget_ms.is_some_and(|b| !(b > 0.0)) {
+        if self.rollouts == 0 || self.budget_ms.is_some_and(|b| b.is_nan() || b <= 0.0) {
             return Err(SearchError::ZeroBudget);
         }
         if self.rollouts > MAX_ROLLOUTS || self.budget_ms.is_some_and(|b| b > MAX_BUDGET_MS) {
@@ -189,7 +189,7 @@ impl SearchConfig {
         if self.belief == Belief::Weighted && (self.model.is_none() || self.proposals == 0) {
             return Err(SearchError::NoModel);
         }
-        if !(self.z >= 0.0) || self.batch == 0 || !self.win_bonus.is_finite() {
+        if self.z.is_nan() || self.z < 0.0 || self.batch == 0 || !self.win_bonus.is_finite() {
             return Err(SearchError::BadConfig);
         }
         Ok(())

@@ -2,7 +2,6 @@
 
 use engine::bots::{Agent, EfficiencyBot};
 use engine::game::{Action, Game, LegalActions, Observation, Phase};
-use engine::rng::Rng;
 use engine::Rules;
 use search::{search, Belief, SearchConfig, SearchError};
 

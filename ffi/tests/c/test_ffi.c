@@ -14,6 +14,9 @@
  * 3. With a model directory: the learned-policy advisor (mj_advisor_*): loading errors,
  *    model info, and one sanma hand in which seat 0 follows the advisor's suggestion,
  *    checking every advice (legal, ranked by probability, probabilities sum to 1).
+ * 4. The rollout search (mj_search_advise) with small budgets (a turn and a claim
+ *    window; legal, ranked by estimated points per hand) and its bad inputs (NULL
+ *    pointers, no such seat, no decision, budget 0 and above MJ_SEARCH_MAX_BUDGET_MS).
  *
  * Usage: test_ffi [games_per_rules [model_dir]]  (default 2, no model directory: the
  * advisor part is skipped). model_dir holds the files that ffi/tests/c_program.rs
@@ -681,6 +684,118 @@ done:
     mj_advisor_free(policy);
 }
 
+/* One advice of the rollout search, checked against the seat's legal actions. */
+static void check_search_advice(const mj_advice *adv, const uint16_t *legal, size_t n_legal,
+                                int claim_window) {
+    CHECK(adv->source == MJ_ADVICE_SEARCH);
+    CHECK(adv->num_ranked >= 1 && adv->num_ranked <= n_legal);
+    if (claim_window) {
+        CHECK(adv->num_ranked == n_legal); /* every legal answer is searched */
+    }
+    int action_legal = 0, chosen = -1;
+    for (size_t k = 0; k < n_legal; k++) {
+        action_legal |= legal[k] == adv->action;
+    }
+    CHECK(action_legal);
+    for (int i = 0; i < adv->num_ranked && i < MJ_MAX_LEGAL_ACTIONS; i++) {
+        const mj_ranked_action *r = &adv->ranked[i];
+        int legal_here = 0;
+        for (size_t k = 0; k < n_legal; k++) {
+            legal_here |= legal[k] == r->action;
+        }
+        CHECK(legal_here);
+        CHECK(isfinite(r->score));
+        if (i > 0) {
+            CHECK(adv->ranked[i - 1].score >= r->score);
+        }
+        if (r->action == adv->action) {
+            chosen = i;
+        }
+    }
+    CHECK(chosen >= 0); /* the suggestion is among the ranked candidates */
+    CHECK(adv->has_value && isfinite(adv->value));
+    if (chosen >= 0) {
+        CHECK(adv->value == adv->ranked[chosen].score); /* its points per hand */
+    }
+    CHECK(adv->shanten >= -1 && adv->shanten <= 13);
+}
+
+/* The rollout search: bad inputs, then one turn and one claim window of a sanma game
+ * (the other seats play the efficiency bot). Small budgets: the first call also
+ * measures the opponent model's prior once, and under valgrind everything is slower. */
+static void search_checks(int *searches) {
+    mj_game *g = NULL;
+    mj_bot *bot = NULL;
+    OK(mj_game_new_preset("sanma", 77, &g));
+    OK(mj_bot_new_efficiency(&bot));
+    if (g == NULL || bot == NULL) {
+        failures++;
+        goto done;
+    }
+    mj_advice adv;
+    adv.action = 0xFFFF;
+    adv.num_ranked = 0xEE;
+    uint8_t seats[MJ_MAX_PLAYERS];
+    size_t n = 0;
+    OK(mj_game_seats_to_act(g, seats, MJ_MAX_PLAYERS, &n));
+    uint8_t seat = seats[0];
+    uint8_t other = (uint8_t)((seat + 1) % 3);
+
+    /* Bad inputs: the advice stays untouched. */
+    EXPECT(mj_search_advise(NULL, seat, 20, &adv), MJ_NULL_POINTER);
+    EXPECT_MESSAGE("`game` is NULL");
+    EXPECT(mj_search_advise(g, seat, 20, NULL), MJ_NULL_POINTER);
+    EXPECT(mj_search_advise(g, seat, 0, &adv), MJ_INVALID_ARGUMENT);
+    EXPECT_MESSAGE("budget is zero");
+    EXPECT(mj_search_advise(g, seat, MJ_SEARCH_MAX_BUDGET_MS + 1, &adv), MJ_INVALID_ARGUMENT);
+    EXPECT_MESSAGE("MJ_SEARCH_MAX_BUDGET_MS");
+    EXPECT(mj_search_advise(g, 3, 20, &adv), MJ_INVALID_ARGUMENT); /* sanma: seats 0..2 */
+    EXPECT(mj_search_advise(g, other, 20, &adv), MJ_NOT_YOUR_TURN);
+    CHECK(adv.action == 0xFFFF && adv.num_ranked == 0xEE);
+
+    /* The dealer's first turn. */
+    uint16_t legal[MJ_MAX_LEGAL_ACTIONS];
+    size_t n_legal = 0;
+    OK(mj_game_legal_actions(g, seat, legal, MJ_MAX_LEGAL_ACTIONS, &n_legal));
+    OK(mj_search_advise(g, seat, 20, &adv));
+    check_search_advice(&adv, legal, n_legal, 0);
+    (*searches)++;
+    OK(mj_game_apply(g, seat, adv.action));
+
+    /* The first claim window: the first claimant asks the search. */
+    for (int step = 0; step < 1000; step++) {
+        mj_status st;
+        OK(mj_game_status(g, &st));
+        if (st.phase == MJ_PHASE_HAND_OVER) {
+            OK(mj_game_start_next_hand(g));
+            continue;
+        }
+        if (st.phase == MJ_PHASE_GAME_OVER) {
+            break;
+        }
+        OK(mj_game_seats_to_act(g, seats, MJ_MAX_PLAYERS, &n));
+        if (n == 0) {
+            failures++;
+            break;
+        }
+        if (st.phase == MJ_PHASE_CLAIM) {
+            OK(mj_game_legal_actions(g, seats[0], legal, MJ_MAX_LEGAL_ACTIONS, &n_legal));
+            OK(mj_search_advise(g, seats[0], 10, &adv));
+            check_search_advice(&adv, legal, n_legal, 1);
+            (*searches)++;
+            break;
+        }
+        uint16_t action = 0;
+        OK(mj_bot_choose(bot, g, seats[0], &action));
+        OK(mj_game_apply(g, seats[0], action));
+    }
+    CHECK(*searches == 2);
+
+done:
+    mj_bot_free(bot);
+    mj_game_free(g);
+}
+
 int main(int argc, char **argv) {
     int games = 2;
     if (argc > 1) {
@@ -695,6 +810,8 @@ int main(int argc, char **argv) {
         play_game(MJ_RULES_FOUR_PLAYER, 2000 + (uint64_t)i, &st);
     }
     CHECK(st.games == 2 * games);
+    int searches = 0;
+    search_checks(&searches);
     advisor_stats as = {0, 0, 0};
     if (model_dir != NULL) {
         advisor_checks(model_dir, &as);
@@ -721,6 +838,7 @@ int main(int argc, char **argv) {
     }
     printf("test_ffi: ok: %d games, %d hands (%d wins, %d draws), %d actions, %d codes exercised\n",
            st.games, st.hands, st.wins, st.draws, st.actions, (int)n_provoked);
+    printf("test_ffi: search: ok: %d searches\n", searches);
     if (model_dir != NULL) {
         printf("test_ffi: advisor: ok: %d calls, %d hand(s), seat 0 followed %d suggestions\n",
                as.calls, as.hands, as.followed);

@@ -259,6 +259,7 @@ pub fn render(r: &Report, curves: &[&str]) -> String {
         }
     }
 
+    super::search_section::render(&r.search, &mut s);
     let _ = writeln!(s, "## Training run\n");
     let run = &r.run;
     let _ = writeln!(

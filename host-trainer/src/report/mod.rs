@@ -10,6 +10,7 @@
 
 mod markdown;
 pub mod run_summary;
+pub mod search_section;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -40,6 +41,10 @@ pub struct ReportConfig {
     pub seed: u64,
     /// The command line, printed in the report.
     pub command: String,
+    /// A folder of `arena --paired-with … --json` files measuring the search.
+    pub search_runs: Option<PathBuf>,
+    /// A `belief --json` file.
+    pub belief: Option<PathBuf>,
 }
 
 /// The model against one opponent pair, beside the efficiency bot in the same seats.
@@ -99,6 +104,8 @@ pub struct Report {
     pub matchups: Vec<Matchup>,
     /// The targets.
     pub targets: Vec<Target>,
+    /// The search measurements.
+    pub search: search_section::SearchSection,
 }
 
 /// Plays `model,X,X` and `eff,X,X` on the same walls.
@@ -219,6 +226,7 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
     if cfg.hands == 0 {
         bail!("--hands must be at least 1");
     }
+    let search = search_section::load(cfg.search_runs.as_deref(), cfg.belief.as_deref())?;
     let factory = onnx_factory(Arc::new(advisor))?;
     let matchups = [BotSpec::Random, BotSpec::Efficiency]
         .into_iter()
@@ -239,6 +247,7 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
         threads: rayon::current_num_threads(),
         matchups,
         targets,
+        search,
     })
 }
 

@@ -1,0 +1,216 @@
+//! The report's search section: the rollout search beside the efficiency bot in the
+//! same seats, read from `arena --paired-with … --json` files, and the belief
+//! evaluation read from `belief --json`. The measurements are long (minutes to an hour
+//! of CPU per budget), so they are run once, committed beside the report, and rendered
+//! here; each row names the command that produced it.
+
+use std::fmt::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One paired measurement.
+#[derive(Clone, Debug, Serialize)]
+pub struct SearchRun {
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// The command that produced it.
+    pub command: String,
+    /// The git revision it ran at.
+    pub git_revision: String,
+    /// Mean wall milliseconds per searched decision.
+    pub ms_per_decision: f64,
+    /// Decisions searched.
+    pub searches: u64,
+    /// Searches that failed (0 expected).
+    pub failures: u64,
+    /// Arena threads.
+    pub threads: u64,
+    /// The searching line-up, e.g. `search,eff,eff`.
+    pub lineup: String,
+    /// The paired differences (search minus efficiency bot), as written by `arena`.
+    pub paired: Value,
+}
+
+/// Everything the section shows.
+#[derive(Clone, Debug, Serialize, Default)]
+pub struct SearchSection {
+    /// The paired measurements, in file-name order.
+    pub runs: Vec<SearchRun>,
+    /// The belief evaluation (`belief --json`), if given.
+    pub belief: Option<Value>,
+}
+
+fn str_of(v: &Value, key: &str) -> String {
+    v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
+}
+
+/// Reads every `*.json` of `dir` written by `arena --paired-with`, and `belief`.
+pub fn load(dir: Option<&Path>, belief: Option<&Path>) -> Result<SearchSection> {
+    let mut section = SearchSection::default();
+    if let Some(dir) = dir {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("reading the search runs folder {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "json"))
+            .collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let v: Value = serde_json::from_str(&text)
+                .with_context(|| format!("{}: not JSON", file.display()))?;
+            let (Some(paired), Some(lineups)) = (v.get("paired"), v.get("lineups")) else {
+                bail!(
+                    "{}: not an `arena --paired-with … --json` file (no \"paired\"/\"lineups\")",
+                    file.display()
+                );
+            };
+            let lineup = lineups
+                .get(0)
+                .and_then(|l| l.get("seats"))
+                .and_then(Value::as_array)
+                .map(|s| {
+                    s.iter()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(",")
+                })
+                .unwrap_or_default();
+            section.runs.push(SearchRun {
+                command: str_of(&v, "command"),
+                git_revision: str_of(&v, "git_revision"),
+                ms_per_decision: v
+                    .get("search_ms_per_decision")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0),
+                searches: v.get("searches").and_then(Value::as_u64).unwrap_or(0),
+                failures: v
+                    .get("search_failures")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(0),
+                threads: v.get("threads").and_then(Value::as_u64).unwrap_or(0),
+                lineup,
+                paired: paired.clone(),
+                file,
+            });
+        }
+    }
+    if let Some(path) = belief {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading the belief evaluation {}", path.display()))?;
+        section.belief = Some(
+            serde_json::from_str(&text).with_context(|| format!("{}: not JSON", path.display()))?,
+        );
+    }
+    Ok(section)
+}
+
+fn interval(c: &Value, key: &str, scale: f64) -> String {
+    let e = &c[key];
+    let f = |k: &str| e.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN) * scale;
+    format!("{:+.3} [{:+.3}, {:+.3}]", f("mean"), f("low"), f("high"))
+}
+
+/// The flag after `--name` in a command line.
+fn flag(command: &str, name: &str) -> String {
+    let mut it = command.split_whitespace();
+    while let Some(w) = it.next() {
+        if w == name {
+            return it.next().unwrap_or("").to_string();
+        }
+    }
+    String::new()
+}
+
+/// Appends the section's Markdown to `s`.
+pub fn render(section: &SearchSection, s: &mut String) {
+    if section.runs.is_empty() && section.belief.is_none() {
+        return;
+    }
+    let _ = writeln!(s, "## Search\n");
+    let _ = writeln!(
+        s,
+        "Determinized rollout search (crate `search`): for each candidate action, rollouts to \
+         the end of the hand by efficiency bots in worlds dealt from the searching seat's \
+         view, the same worlds for every candidate; the efficiency bot's own choice is kept \
+         unless another candidate beats it by more than `z` paired standard errors. Worlds \
+         are `weighted` (opponents' hands built by efficiency play from the unseen tiles, \
+         weighted by what they discarded and the wins they let pass) or `uniform`. Each row \
+         is the paired duplicate comparison of the line-up with the efficiency bot in the \
+         searching seat on the same walls (search minus eff; 95 % intervals, walls as \
+         clusters). Budgets are rollouts per candidate (load-independent); ms/decision is \
+         the measured mean wall time of one search on the arena's threads.\n"
+    );
+    if !section.runs.is_empty() {
+        let _ = writeln!(
+            s,
+            "| line-up | belief | rollouts | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+        for r in &section.runs {
+            for c in r.paired.as_array().into_iter().flatten() {
+                let cmp = &c["comparison"];
+                let _ = writeln!(
+                    s,
+                    "| `{}` vs `{}` | {} | {} | {:.1} | {} | {} | {} | {} |",
+                    r.lineup,
+                    flag(&r.command, "--paired-with"),
+                    flag(&r.command, "--search-belief"),
+                    flag(&r.command, "--search-rollouts"),
+                    r.ms_per_decision,
+                    cmp.get("seat_hands").and_then(Value::as_u64).unwrap_or(0),
+                    interval(cmp, "points_per_hand", 1.0),
+                    interval(cmp, "win_rate", 100.0),
+                    interval(cmp, "deal_in_rate", 100.0),
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "\nCommands (git revision of each run in its JSON file):\n"
+        );
+        for r in &section.runs {
+            let _ = writeln!(
+                s,
+                "- `{}` ({} searches, {} failed, {} threads)",
+                r.command.replace("/tmp/ht", "host-trainer"),
+                r.searches,
+                r.failures,
+                r.threads
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if let Some(rows) = section.belief.as_ref().and_then(Value::as_array) {
+        let _ = writeln!(
+            s,
+            "### Belief about the opponents' hands\n\nOn positions from efficiency self-play \
+             (`host-trainer belief`): lower Brier score and log-loss of the deal-in \
+             probability of each held tile, lower Brier score of each opponent's tenpai \
+             probability, higher mean log-probability of a true concealed tile are closer to \
+             the truth.\n"
+        );
+        let _ = writeln!(
+            s,
+            "| model | deal-in Brier | deal-in log-loss | tenpai Brier | tile log-lik | ESS |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        for r in rows {
+            let f = |k: &str| r.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+            let _ = writeln!(
+                s,
+                "| {} | {:.5} | {:.5} | {:.5} | {:.4} | {:.1} |",
+                str_of(r, "model"),
+                f("deal_in_brier"),
+                f("deal_in_log_loss"),
+                f("tenpai_brier"),
+                f("tile_log_likelihood"),
+                f("effective")
+            );
+        }
+        let _ = writeln!(s);
+    }
+}
