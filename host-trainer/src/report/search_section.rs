@@ -175,8 +175,9 @@ pub fn render(section: &SearchSection, s: &mut String) {
         for r in &section.runs {
             let _ = writeln!(
                 s,
-                "- `{}` ({} searches, {} failed, {} threads)",
-                r.command.replace("/tmp/ht", "host-trainer"),
+                "- `{}`: {} ({} searches, {} failed, {} threads)",
+                r.file.display(),
+                format_args!("`{}`", r.command.replace("/tmp/ht", "host-trainer")),
                 r.searches,
                 r.failures,
                 r.threads
