@@ -91,21 +91,8 @@ impl SearchArgs {
         cfg.z = self.search_z;
         cfg.proposals = self.search_proposals;
         cfg.win_bonus = self.search_win_bonus;
-        if cfg.rollouts == 0 || cfg.budget_ms.is_some_and(|b| b.is_nan() || b <= 0.0) {
-            bail!("the search budget must be positive");
-        }
-        if cfg.rollouts > search::MAX_ROLLOUTS
-            || cfg.budget_ms.is_some_and(|b| b > search::MAX_BUDGET_MS)
-        {
-            bail!(
-                "the search budget is too large (at most {} rollouts, {} ms)",
-                search::MAX_ROLLOUTS,
-                search::MAX_BUDGET_MS
-            );
-        }
-        if cfg.z.is_nan() || cfg.z < 0.0 || !cfg.win_bonus.is_finite() || cfg.proposals == 0 {
-            bail!("--search-z must be ≥ 0, --search-win-bonus finite, --search-proposals ≥ 1");
-        }
+        cfg.validate()
+            .map_err(|e| anyhow::anyhow!("search flags: {e}"))?;
         Ok(cfg)
     }
 }

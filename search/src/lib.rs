@@ -179,7 +179,8 @@ impl SearchConfig {
         })
     }
 
-    fn validate(&self) -> Result<(), SearchError> {
+    /// Checks the budgets and parameters (what [`search`] checks first).
+    pub fn validate(&self) -> Result<(), SearchError> {
         if self.rollouts == 0 || self.budget_ms.is_some_and(|b| b.is_nan() || b <= 0.0) {
             return Err(SearchError::ZeroBudget);
         }
@@ -242,12 +243,14 @@ impl std::fmt::Display for SearchError {
         match self {
             SearchError::NoDecision => f.write_str("the seat has no decision to search"),
             SearchError::HandOver => f.write_str("the hand is over: nothing to search"),
-            SearchError::ZeroBudget => f.write_str("the search budget is zero"),
+            SearchError::ZeroBudget => f.write_str("the search budget must be positive"),
             SearchError::BudgetTooLarge => write!(
                 f,
                 "the search budget is too large (at most {MAX_ROLLOUTS} rollouts and {MAX_BUDGET_MS} ms)"
             ),
-            SearchError::NoModel => f.write_str("weighted belief needs an opponent model"),
+            SearchError::NoModel => {
+                f.write_str("weighted belief needs an opponent model and at least one proposal")
+            }
             SearchError::BadConfig => f.write_str("invalid search parameter"),
             SearchError::Rule(e) => write!(f, "position rejected: {e}"),
         }
