@@ -279,3 +279,44 @@ fn built_proposals_fit_the_position() {
         }
     });
 }
+
+/// `Discard::tsumogiri` marks exactly the discards of the type just drawn; discards
+/// after a pon or chi (no draw) never carry it.
+#[test]
+fn tsumogiri_marks_discards_of_the_drawn_tile() {
+    for (name, rules) in presets() {
+        let (mut marked, mut unmarked) = (0u32, 0u32);
+        for h in 0..200u64 {
+            let mut game = Game::new(rules, Rng::derive_seed(5, h)).unwrap();
+            let mut bots: Vec<RandomBot> = (0..4)
+                .map(|s| {
+                    let mut b = RandomBot::new(Rng::derive_seed(h, s));
+                    b.call_probability = 0.5;
+                    b
+                })
+                .collect();
+            while game.last_result().is_none() {
+                let seat = game.seats_to_act()[0];
+                let obs = game.observation(seat).unwrap();
+                let legal = game.legal_actions(seat);
+                let a = bots[seat as usize].act(&obs, &legal);
+                game.apply(seat, a).unwrap();
+                if let Action::Discard(t) = a {
+                    let after = game.observation(seat).unwrap();
+                    let d = *after.discards[seat as usize].last().unwrap();
+                    assert_eq!(d.tile, t, "{name}");
+                    assert_eq!(d.tsumogiri, obs.drawn == Some(t), "{name}: {d:?}");
+                    if d.tsumogiri {
+                        marked += 1;
+                    } else {
+                        unmarked += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            marked > 100 && unmarked > 100,
+            "{name}: {marked} / {unmarked}"
+        );
+    }
+}

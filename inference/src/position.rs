@@ -259,6 +259,7 @@ impl Position {
                         tile,
                         claimed: false,
                         seq: 0,
+                        tsumogiri: false,
                     })
                     .is_err()
                 {
@@ -308,6 +309,7 @@ impl Position {
                     tile: p.tile,
                     claimed: false,
                     seq: 0,
+                    tsumogiri: false,
                 })
                 .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
             }

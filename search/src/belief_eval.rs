@@ -198,9 +198,9 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
         ("uniform".into(), with(Evidence::NONE)),
         ("built, no evidence".into(), built_with(Evidence::NONE)),
         (
-            "built + last discard".into(),
+            "built + hand discards".into(),
             built_with(Evidence {
-                last_discard: true,
+                hand_discards: true,
                 ..Evidence::NONE
             }),
         ),
@@ -211,7 +211,43 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
                 ..Evidence::NONE
             }),
         ),
+        (
+            "built + passed calls".into(),
+            built_with(Evidence {
+                passed_calls: true,
+                ..Evidence::NONE
+            }),
+        ),
         ("built + all".into(), built.clone()),
+        (
+            "efficient-built + all".into(),
+            OpponentModel {
+                proposal: Proposal::Efficient,
+                ..built.clone()
+            },
+        ),
+        (
+            "efficient-built, no evidence".into(),
+            OpponentModel {
+                proposal: Proposal::Efficient,
+                evidence: Evidence::NONE,
+                ..built.clone()
+            },
+        ),
+        (
+            "built + all, ε = 0.01".into(),
+            OpponentModel {
+                deviation: 0.01,
+                ..built.clone()
+            },
+        ),
+        (
+            "built + all, ε = 0.2".into(),
+            OpponentModel {
+                deviation: 0.2,
+                ..built.clone()
+            },
+        ),
         (
             "shanten prior only".into(),
             with(Evidence {
@@ -220,9 +256,9 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
             }),
         ),
         (
-            "last discard only".into(),
+            "hand discards only".into(),
             with(Evidence {
-                last_discard: true,
+                hand_discards: true,
                 ..Evidence::NONE
             }),
         ),

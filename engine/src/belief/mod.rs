@@ -18,23 +18,35 @@
 //!    from self-play); `u` is the same distribution among this call's proposals. The
 //!    ratio reweights the uniform deal so that its shanten marginal follows `q`: a hand
 //!    that was played for a dozen turns is often ready, a random one rarely.
-//! 2. **The last discard** `d`: `H + d` is exactly the hand the opponent held when it
-//!    chose `d` (its concealed tiles have not changed since). Under the opponent model
-//!    — the efficiency bot's rule (win when possible, else the discard with the lowest
-//!    shanten and most ukeire), softened by a deviation probability `ε` — the factor is
-//!    1 when discarding `d` is as good as the bot's best discard by (shanten, ukeire)
-//!    and `ε` otherwise; `ε` too when `H + d` was a complete hand on a draw (it would
-//!    have won). The opponent's unseen counts at that time are approximated by today's.
-//! 3. **Wins let pass**: every tile another seat discarded after `o`'s last discard
+//! 2. **The discards made from the current hand.** An opponent's concealed hand `H`
+//!    has not changed since its last *tedashi* (a discard that was not the tile just
+//!    drawn, [`crate::game::Discard::tsumogiri`]): for that discard and every
+//!    tsumogiri discard after it, `H + d` is exactly the hand the opponent chose `d`
+//!    from (at most the latest [`STEADY_CAP`]). Under the opponent model — the
+//!    efficiency bot's rule (win when possible, else the discard with the lowest
+//!    shanten and most ukeire), softened by a deviation probability `ε` — each such
+//!    decision gives the factor 1 when discarding `d` is as good as the bot's best
+//!    discard by (shanten, ukeire), `ε` for a worse shanten (and `ukeire_deviation`
+//!    for fewer ukeire tiles), and `ε` too when `H + d` was a complete hand on a draw
+//!    (it would have won). The opponent's unseen counts at the time are approximated by
+//!    today's. An opponent with a kan is read from its last discard only (a kan
+//!    changes the hand at a time the observation does not record).
+//! 3. **Wins let pass**: every tile another seat discarded while the hand has been `H`
 //!    (the claim window open now excepted) was one `o` did not win on, so a hand `H`
 //!    that wins on it gets the factor `ε`. Without furiten in these rules, this is what
 //!    makes tiles "safe" against an opponent.
+//! 4. **Calls let pass**: of those tiles, the ones nobody claimed could have been
+//!    ponned (kanned, and chi'd from the left neighbour where the rules have chi) by
+//!    `o`; a hand `H` for which such a call would have lowered the shanten gets `ε`
+//!    (the efficiency bot takes every such call). Calls that would only have kept the
+//!    shanten are judged by ukeire counts this model approximates, and are not read.
 //!
 //! The weights are returned normalised; the caller draws a proposal per world in
 //! proportion to them (resampling). Differences from the particle filters of the
 //! literature (Solinas et al. 2019 reweigh per action along the whole history): only
 //! the evidence that is exact for the *current* hand is used, which needs no model of
-//! the hidden draws and costs one `best_discard` per opponent and proposal.
+//! the hidden draws and costs one `best_discard` per opponent, proposal and decision
+//! made from the current hand.
 //!
 //! No allocation: the caller provides the proposal and weight buffers.
 
@@ -56,24 +68,30 @@ pub const MIN_PRIOR_COUNT: u32 = 100;
 pub struct Evidence {
     /// Weigh by the shanten prior (needs a measured [`ShantenPrior`]).
     pub shanten_prior: bool,
-    /// Weigh by the opponent's last discard under the efficiency rule.
-    pub last_discard: bool,
+    /// Weigh by the discards made from the opponent's current hand (its last tedashi
+    /// and the tsumogiri run since) under the efficiency rule.
+    pub hand_discards: bool,
     /// Weigh by the wins the opponent let pass.
     pub passed_wins: bool,
+    /// Weigh by the calls (pon, open kan, chi) the opponent let pass that would have
+    /// lowered its shanten.
+    pub passed_calls: bool,
 }
 
 impl Evidence {
     /// Every kind of evidence.
     pub const ALL: Evidence = Evidence {
         shanten_prior: true,
-        last_discard: true,
+        hand_discards: true,
         passed_wins: true,
+        passed_calls: true,
     };
     /// None: the weights are uniform (uniform determinization).
     pub const NONE: Evidence = Evidence {
         shanten_prior: false,
-        last_discard: false,
+        hand_discards: false,
         passed_wins: false,
+        passed_calls: false,
     };
 }
 
@@ -89,6 +107,10 @@ pub enum Proposal {
     /// turns, so it serves as the prior itself: with it the shanten-prior ratio is not
     /// applied, and the weights are the likelihood of the evidence alone.
     Built,
+    /// As [`Proposal::Built`], each round discarding by the efficiency bot's own rule
+    /// ([`best_discard`]: lowest shanten, then most ukeire with the opponent's unseen
+    /// counts approximated by today's) rather than by shanten alone.
+    Efficient,
 }
 
 /// Most building rounds of [`Proposal::Built`].
@@ -153,6 +175,9 @@ pub struct BeliefSummary {
     pub effective: f64,
 }
 
+/// Most exact decisions per opponent that [`log_likelihood`] weighs (the latest ones).
+pub const STEADY_CAP: usize = 8;
+
 /// What one opponent revealed, read once per call.
 #[derive(Clone, Copy, Debug)]
 struct Revealed {
@@ -160,12 +185,43 @@ struct Revealed {
     size: u8,
     melds: u8,
     own_discards: usize,
-    /// The last discard, and whether it was chosen on a draw (so a win was possible).
-    last: Option<(Tile, bool)>,
-    /// Tile types discarded by others since, which the opponent did not win on.
+    /// The discards made from the current concealed hand `H` plus the discarded tile:
+    /// the last discard that changed the hand (tedashi) and the tsumogiri discards
+    /// since, oldest first, each with whether it was chosen on a draw (so a win was
+    /// possible). For each, `H + d` is exactly the hand the opponent chose from.
+    steady: [(Tile, bool); STEADY_CAP],
+    /// Entries of `steady` in use.
+    steady_len: usize,
+    /// Tile types discarded by others while the hand has been `H`, which the opponent
+    /// did not win on.
     passed: u64,
-    /// Its unseen counts at its last discard, before removing its own hand.
+    /// Of those, the tiles nobody claimed (a call on them was possible for the
+    /// opponent and not overridden), and the ones it could have chi'd (from its left).
+    passed_unclaimed: u64,
+    passed_chi: u64,
+    /// Its unseen counts now, before removing its own hand and a discard.
     unseen_base: TileCounts,
+}
+
+impl Revealed {
+    fn steady(&self) -> &[(Tile, bool)] {
+        self.steady.get(..self.steady_len).unwrap_or(&[])
+    }
+}
+
+/// Whether discard `d` of `seat` directly followed its pon or chi (no draw before it).
+fn follows_call(obs: &Observation, melds: &[crate::game::Meld], d: &crate::game::Discard) -> bool {
+    obs.discards.iter().enumerate().any(|(from, row)| {
+        row.iter().any(|c| {
+            c.claimed
+                && c.seq.wrapping_add(1) == d.seq
+                && melds.iter().any(|m| {
+                    matches!(m.kind, MeldKind::Pon | MeldKind::Chi)
+                        && m.claimed == Some(c.tile)
+                        && m.from == Some(from as u8)
+                })
+        })
+    })
 }
 
 fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
@@ -173,40 +229,52 @@ fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
     let rows = &obs.discards;
     let own = rows.get(seat).map_or(&[][..], |r| r.as_slice());
     let melds = obs.melds.get(seat).map_or(&[][..], |m| m.as_slice());
-    let last = own.last().map(|d| {
-        // After a pon or chi the discard follows the claimed tile directly.
-        let after_call = rows.iter().enumerate().any(|(from, row)| {
-            row.iter().any(|c| {
-                c.claimed
-                    && c.seq.wrapping_add(1) == d.seq
-                    && melds.iter().any(|m| {
-                        matches!(m.kind, MeldKind::Pon | MeldKind::Chi)
-                            && m.claimed == Some(c.tile)
-                            && m.from == Some(from as u8)
-                    })
-            })
-        });
-        (d.tile, d.seq, !after_call)
-    });
+    // The hand has not changed since the last tedashi: walk back over the trailing
+    // tsumogiri discards to it. A kan changes the hand without a discard, and its time
+    // is not recorded, so an opponent with a kan is read from its last discard only.
+    let mut start = own.len().saturating_sub(1);
+    if !melds.iter().any(|m| m.kind.is_kan()) {
+        while start > 0 && own.get(start).is_some_and(|d| d.tsumogiri) {
+            start -= 1;
+        }
+    }
+    let window = own.get(start..).unwrap_or(&[]);
+    let mut steady = [(Tile::EAST, false); STEADY_CAP];
+    let skip = window.len().saturating_sub(STEADY_CAP);
+    let mut steady_len = 0;
+    for (slot, d) in steady.iter_mut().zip(window.iter().skip(skip)) {
+        let on_draw = d.tsumogiri || !follows_call(obs, melds, d);
+        *slot = (d.tile, on_draw);
+        steady_len += 1;
+    }
+    let since = window.first().map(|d| d.seq);
     // The discard a claim window is open on has not been answered yet.
     let pending_seq = obs
         .pending
         .filter(|p| obs.phase == Phase::Claim && !p.added_kan)
         .and_then(|p| rows.get(p.from as usize)?.last().map(|d| d.seq));
-    let mut passed = 0u64;
-    for (s, row) in rows.iter().enumerate().take(rules.players as usize) {
+    let (mut passed, mut passed_unclaimed, mut passed_chi) = (0u64, 0u64, 0u64);
+    let players = rules.players as usize;
+    for (s, row) in rows.iter().enumerate().take(players) {
         if s == seat {
             continue;
         }
+        let left = (s + 1) % players.max(1) == seat;
         for d in row {
-            let after = last.is_none_or(|(_, seq, _)| d.seq > seq);
+            let after = since.is_none_or(|seq| d.seq > seq);
             if after && Some(d.seq) != pending_seq {
-                passed |= 1u64 << d.tile.index();
+                let bit = 1u64 << d.tile.index();
+                passed |= bit;
+                if !d.claimed {
+                    passed_unclaimed |= bit;
+                    if left && rules.chi && !d.tile.is_honor() {
+                        passed_chi |= bit;
+                    }
+                }
             }
         }
     }
-    // Unseen from the opponent's side at its last discard ≈ now: everything minus
-    // what is in the open, with the discard itself still in its hand then.
+    // Unseen from the opponent's side ≈ now: everything minus what is in the open.
     let full = rules.tile_set.full_counts();
     let mut unseen_base = [0u8; NUM_TILE_TYPES];
     for i in 0..NUM_TILE_TYPES {
@@ -215,18 +283,16 @@ fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
             .saturating_sub(obs.hand[i]);
         unseen_base[i] = full[i].saturating_sub(open);
     }
-    if let Some((t, _, _)) = last {
-        if let Some(c) = unseen_base.get_mut(t.index()) {
-            *c = c.saturating_add(1).min(full[t.index()]);
-        }
-    }
     Revealed {
         seat,
         size,
         melds: melds.len() as u8,
         own_discards: own.len(),
-        last: last.map(|(t, _, draw)| (t, draw)),
+        steady,
+        steady_len,
         passed,
+        passed_unclaimed,
+        passed_chi,
         unseen_base,
     }
 }
@@ -243,7 +309,7 @@ fn propose(
     out: &mut Hypothesis,
 ) {
     deal_uniform(pool, opponents, rng, out);
-    if model.proposal == Proposal::Built {
+    if model.proposal != Proposal::Uniform {
         // Building trades tiles with the undealt part; work on a copy so that `pool`
         // stays a permutation of the unseen tiles for the next proposal.
         let mut scratch = [Tile::EAST; MAX_WALL];
@@ -255,7 +321,8 @@ fn propose(
         let dealt: usize = opponents.iter().map(|o| o.size as usize).sum();
         for o in opponents {
             if let Some(hand) = out.hands.get_mut(o.seat) {
-                build(hand, o, pool, dealt, obs, rng);
+                let efficient = model.proposal == Proposal::Efficient;
+                build(hand, o, pool, dealt, obs, efficient, rng);
             }
         }
     }
@@ -269,6 +336,7 @@ fn build(
     pool: &mut [Tile],
     dealt: usize,
     obs: &Observation,
+    efficient: bool,
     rng: &mut Rng,
 ) {
     let set = obs.rules.tile_set;
@@ -281,28 +349,49 @@ fn build(
         let j = dealt + rng.below(rest as u32) as usize;
         let Some(&x) = pool.get(j) else { return };
         hand[x.index()] += 1;
-        // The discard leaving the lowest shanten, ties uniformly (reservoir).
-        let (mut best, mut ties, mut pick) = (i8::MAX, 0u32, x);
-        for t in Tile::all() {
-            let i = t.index();
-            if hand[i] == 0 {
-                continue;
+        let pick = if efficient {
+            // The efficiency bot's own rule, with the opponent's unseen counts ≈ now.
+            let mut unseen = o.unseen_base;
+            for (u, &c) in unseen.iter_mut().zip(hand.iter()) {
+                *u = u.saturating_sub(c);
             }
-            hand[i] -= 1;
-            let s = min_shanten(hand, o.melds, set, forms);
-            hand[i] += 1;
-            if s < best {
-                (best, ties, pick) = (s, 1, t);
-            } else if s == best {
-                ties += 1;
-                if rng.below(ties) == 0 {
-                    pick = t;
-                }
-            }
-        }
+            best_discard(hand, o.melds, set, forms, &unseen).map_or(x, |b| b.tile)
+        } else {
+            lowest_shanten_discard(hand, o.melds, set, forms, x, rng)
+        };
         hand[pick.index()] -= 1;
         pool[j] = pick;
     }
+}
+
+/// The discard leaving the lowest shanten, ties uniformly (reservoir); `x` if none.
+fn lowest_shanten_discard(
+    hand: &mut TileCounts,
+    melds: u8,
+    set: crate::tile::TileSet,
+    forms: Forms,
+    x: Tile,
+    rng: &mut Rng,
+) -> Tile {
+    let (mut best, mut ties, mut pick) = (i8::MAX, 0u32, x);
+    for t in Tile::all() {
+        let i = t.index();
+        if hand[i] == 0 {
+            continue;
+        }
+        hand[i] -= 1;
+        let s = min_shanten(hand, melds, set, forms);
+        hand[i] += 1;
+        if s < best {
+            (best, ties, pick) = (s, 1, t);
+        } else if s == best {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                pick = t;
+            }
+        }
+    }
+    pick
 }
 
 /// Deals the opponents' hands uniformly from `pool`.
@@ -349,25 +438,123 @@ fn log_likelihood(
             }
         }
     }
-    if let (true, Some((d, on_draw))) = (model.evidence.last_discard, o.last) {
-        let mut before = *hand;
-        before[d.index()] += 1;
-        let mut unseen = o.unseen_base;
-        for (u, &c) in unseen.iter_mut().zip(before.iter()) {
-            *u = u.saturating_sub(c);
-        }
-        if on_draw && min_shanten(&before, o.melds, set, forms) < 0 {
-            ll += ln_eps;
-        } else if let Some(best) = best_discard(&before, o.melds, set, forms, &unseen) {
-            let kept = ukeire(hand, o.melds, set, forms, &unseen);
-            if kept.shanten > best.shanten {
-                ll += ln_eps;
-            } else if kept.tiles < best.ukeire_tiles {
-                ll += libm::log(model.ukeire_deviation.clamp(1e-12, 1.0));
-            }
+    if model.evidence.passed_calls && o.melds < 4 {
+        ll += passed_calls_log_likelihood(hand, o, set, forms, ln_eps);
+    }
+    if model.evidence.hand_discards {
+        let ln_ukeire = libm::log(model.ukeire_deviation.clamp(1e-12, 1.0));
+        for &(d, on_draw) in o.steady() {
+            ll += decision_log_likelihood(hand, d, on_draw, o, set, forms, ln_eps, ln_ukeire);
         }
     }
     ll
+}
+
+/// `ln` of the likelihood that an efficiency player holding `hand` let the calls on
+/// the passed tiles go: `ε` for each pon, open kan or chi that would have lowered its
+/// shanten (the efficiency bot takes every such call; a call that only keeps the
+/// shanten depends on ukeire counts this model approximates, and is not read).
+fn passed_calls_log_likelihood(
+    hand: &TileCounts,
+    o: &Revealed,
+    set: crate::tile::TileSet,
+    forms: Forms,
+    ln_eps: f64,
+) -> f64 {
+    let now = min_shanten(hand, o.melds, set, forms);
+    // The lowest shanten after removing `taken` from the hand and discarding one tile.
+    let after = |taken: &[(usize, u8)], discard: bool| -> i8 {
+        let mut h = *hand;
+        for &(i, n) in taken {
+            match h.get_mut(i) {
+                Some(c) if *c >= n => *c -= n,
+                _ => return i8::MAX,
+            }
+        }
+        if !discard {
+            return min_shanten(&h, o.melds + 1, set, forms);
+        }
+        let mut best = i8::MAX;
+        for i in 0..NUM_TILE_TYPES {
+            if h[i] > 0 {
+                h[i] -= 1;
+                best = best.min(min_shanten(&h, o.melds + 1, set, forms));
+                h[i] += 1;
+            }
+        }
+        best
+    };
+    let mut ll = 0.0;
+    let mut mask = o.passed_unclaimed;
+    while mask != 0 {
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let c = hand.get(i).copied().unwrap_or(0);
+        let mut lowers = c >= 2 && after(&[(i, 2)], true) < now;
+        lowers |= c == 3 && after(&[(i, 3)], false) < now;
+        if !lowers && o.passed_chi & (1u64 << i) != 0 {
+            let n = (i % 9) as i32; // 0..=8 within the suit
+            for low in [n - 2, n - 1, n] {
+                if !(0..=6).contains(&low) {
+                    continue;
+                }
+                let base = i - (n - low) as usize;
+                let others: [(usize, u8); 2] = match n - low {
+                    0 => [(base + 1, 1), (base + 2, 1)],
+                    1 => [(base, 1), (base + 2, 1)],
+                    _ => [(base, 1), (base + 1, 1)],
+                };
+                if after(&others, true) < now {
+                    lowers = true;
+                    break;
+                }
+            }
+        }
+        if lowers {
+            ll += ln_eps;
+        }
+    }
+    ll
+}
+
+/// `ln` of the likelihood that an efficiency player holding `hand + d` discarded `d`
+/// (evidence 2 of the module docs for one decision).
+#[allow(clippy::too_many_arguments)]
+fn decision_log_likelihood(
+    hand: &TileCounts,
+    d: Tile,
+    on_draw: bool,
+    o: &Revealed,
+    set: crate::tile::TileSet,
+    forms: Forms,
+    ln_eps: f64,
+    ln_ukeire: f64,
+) -> f64 {
+    let mut before = *hand;
+    before[d.index()] += 1;
+    // The opponent's unseen counts then ≈ now, with `d` still in its hand.
+    let full = set.full_counts();
+    let mut unseen = o.unseen_base;
+    unseen[d.index()] = unseen[d.index()].saturating_add(1).min(full[d.index()]);
+    for (u, &c) in unseen.iter_mut().zip(before.iter()) {
+        *u = u.saturating_sub(c);
+    }
+    if on_draw && min_shanten(&before, o.melds, set, forms) < 0 {
+        return ln_eps;
+    }
+    match best_discard(&before, o.melds, set, forms, &unseen) {
+        Some(best) => {
+            let kept = ukeire(hand, o.melds, set, forms, &unseen);
+            if kept.shanten > best.shanten {
+                ln_eps
+            } else if kept.tiles < best.ukeire_tiles {
+                ln_ukeire
+            } else {
+                0.0
+            }
+        }
+        None => 0.0,
+    }
 }
 
 /// The log-likelihood (evidence 2 and 3 of the module docs, without the prior) of

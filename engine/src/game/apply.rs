@@ -75,11 +75,13 @@ impl Game {
                     .map(|d| d.len())
                     .sum::<usize>()
                     .min(255) as u8;
+                let tsumogiri = self.drawn == Some(t);
                 if let Some(d) = self.discards.get_mut(seat as usize) {
                     let _ = d.push(Discard {
                         tile: t,
                         claimed: false,
                         seq,
+                        tsumogiri,
                     });
                 }
                 self.show(t);

@@ -98,6 +98,15 @@ pub struct Discard {
     /// give no order get an order reconstructed from turn rotation.
     #[serde(default)]
     pub seq: u8,
+    /// Whether the discarded tile is of the type just drawn (a replacement draw after a
+    /// kan included), so that the discarder's concealed hand is the same as before the
+    /// draw. Public, as real tables show it (Tenhou greys a tsumogiri tile): a run of
+    /// such discards tells an observer that a hand has not changed, which is evidence
+    /// about it ([`crate::belief`]). With tile types only, drawing a 5p and discarding
+    /// another 5p counts too: the hand is the same either way. Positions read from text
+    /// carry none (`false`: nothing is claimed about the hand).
+    #[serde(default)]
+    pub tsumogiri: bool,
 }
 
 /// Gives the discards of `rows` an order ([`Discard::seq`]) for positions that were
