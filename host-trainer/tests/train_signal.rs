@@ -54,14 +54,12 @@ impl Guard {
         panic!("{why}\n--- stdout ---\n{out}\n--- stderr ---\n{err}");
     }
 
-    fn signal(&mut self, sig: &str) {
-        let pid = self.child.id().to_string();
-        match Command::new("kill")
-            .args([&format!("-{sig}"), &pid])
-            .status()
-        {
-            Ok(s) if s.success() => {}
-            other => self.fail(&format!("kill -{sig} {pid} failed: {other:?}")),
+    fn signal(&mut self, sig: libc::c_int) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: kill(2) only reads its two integer arguments.
+        if unsafe { libc::kill(pid, sig) } != 0 {
+            let e = std::io::Error::last_os_error();
+            self.fail(&format!("kill({pid}, {sig}) failed: {e}"));
         }
     }
 
@@ -225,9 +223,9 @@ fn resume_words(stdout: &str) -> Vec<String> {
 }
 
 /// Starts a run, waits for its first update, sends `sig` and checks what it left.
-fn interrupted_run_keeps_its_work(sig: &str) {
+fn interrupted_run_keeps_its_work(sig: libc::c_int, name: &str) {
     let started = Instant::now();
-    let dir = scratch(sig);
+    let dir = scratch(name);
     let run = dir.join("sig");
     let mut child = Guard::spawn(&tiny_args(&dir, 3), &dir, "first");
     child.wait_for_rows(&run, 1);
@@ -236,12 +234,12 @@ fn interrupted_run_keeps_its_work(sig: &str) {
         "periodic checkpoints are off"
     );
     child.signal(sig);
-    let status = child.wait(STOP_TIMEOUT, &format!("after SIG{sig}"));
+    let status = child.wait(STOP_TIMEOUT, &format!("after {name}"));
     let (out, err) = child.output();
     assert_eq!(
         status.code(),
         Some(0),
-        "exit status after SIG{sig}\n{out}\n{err}"
+        "exit status after {name}\n{out}\n{err}"
     );
     assert!(out.contains("stopped: interrupted"), "{out}");
     assert!(err.contains("interrupt: stopping after update"), "{err}");
@@ -295,19 +293,19 @@ fn interrupted_run_keeps_its_work(sig: &str) {
     no_temp_files(&run);
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
-        "SIG{sig}: stopped at update {last}, test took {:?}",
+        "{name}: stopped at update {last}, test took {:?}",
         started.elapsed()
     );
 }
 
 #[test]
 fn sigint_checkpoints_and_prints_the_resume_command() {
-    interrupted_run_keeps_its_work("INT");
+    interrupted_run_keeps_its_work(libc::SIGINT, "SIGINT");
 }
 
 #[test]
 fn sigterm_checkpoints_and_prints_the_resume_command() {
-    interrupted_run_keeps_its_work("TERM");
+    interrupted_run_keeps_its_work(libc::SIGTERM, "SIGTERM");
 }
 
 /// An evaluation of a million hands would take far longer than the stop timeout: the
@@ -321,7 +319,7 @@ fn an_interrupt_does_not_wait_for_a_long_evaluation() {
     child.wait_for_rows(&run, 1);
     // Update 2 (about a second of self-play and training) starts the evaluation.
     std::thread::sleep(Duration::from_secs(3));
-    child.signal("INT");
+    child.signal(libc::SIGINT);
     let t = Instant::now();
     let status = child.wait(STOP_TIMEOUT, "stopping during the evaluation");
     let (out, err) = child.output();
