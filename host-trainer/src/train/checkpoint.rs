@@ -3,10 +3,10 @@
 //! File layout: 8-byte magic `MJPPOCK1`, payload length (u64 LE), FNV-1a 64 checksum of
 //! the payload (u64 LE), then the postcard-serialized [`Checkpoint`]. A truncated or
 //! corrupted file is rejected with an error that says so. Saving writes
-//! `<file>.tmp`, syncs it and renames it over `<file>`, so a killed run always leaves
+//! `<file>.tmp`, syncs it, renames it over `<file>` and syncs the folder
+//! ([`super::durable::write_atomic`]), so a killed run (or a power loss) always leaves
 //! the previous or the new checkpoint, never a partial one.
 
-use std::io::Write;
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
@@ -90,19 +90,10 @@ impl Checkpoint {
         postcard::from_bytes(payload).context("checkpoint payload does not decode")
     }
 
-    /// Writes the checkpoint atomically (temp file, sync, rename).
+    /// Writes the checkpoint atomically and durably (temp file, sync, rename, folder sync).
     pub fn save(&self, path: &Path) -> Result<()> {
-        let bytes = self.to_bytes()?;
-        let tmp = path.with_extension("tmp");
-        {
-            let mut f = std::fs::File::create(&tmp)
-                .with_context(|| format!("creating {}", tmp.display()))?;
-            f.write_all(&bytes)
-                .with_context(|| format!("writing {}", tmp.display()))?;
-            f.sync_all().ok();
-        }
-        std::fs::rename(&tmp, path)
-            .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+        super::durable::write_atomic(path, &self.to_bytes()?)
+            .with_context(|| format!("saving the checkpoint {}", path.display()))
     }
 
     /// Reads a checkpoint file.

@@ -9,8 +9,10 @@
 //!   (postcard) between workers and trainer.
 //! - [`ppo`]: GAE and the clipped-surrogate update with value loss, entropy bonus,
 //!   efficiency guidance and gradient clipping.
-//! - [`adam`]: Adam on tensors with saveable state; [`checkpoint`]: atomic checkpoints.
-//! - [`run`]: the loop (run folder, metrics, evaluation, stop rule, resume);
+//! - [`adam`]: Adam on tensors with saveable state; [`checkpoint`]: atomic checkpoints
+//!   ([`durable`]: temp file, sync, rename, folder sync).
+//! - [`run`]: the loop (run folder, evaluation, stop rule, resume); [`metrics_log`]:
+//!   `metrics.jsonl` / `metrics.csv`; [`interrupt`]: SIGINT / SIGTERM;
 //!   [`agent`]: the policy as an arena agent; [`plot`]: `curve.png`.
 //!
 //! # Decisions the policy makes
@@ -49,11 +51,23 @@
 //! every evaluation). The run stops when the policy's win rate is at least
 //! `--win-rate-random` and `--win-rate-eff` in `--stop-after` consecutive evaluations,
 //! or at `--max-updates` / `--max-minutes`.
+//!
+//! # Interruption
+//! The first SIGINT (Ctrl-C) or SIGTERM sets the interrupt flag: a PPO update in
+//! progress finishes, samples being gathered for the next one are dropped, a due (or
+//! running) evaluation is skipped and said to be, then the run ends as at a budget —
+//! checkpoint, metrics and curve written — and `train` prints the `--resume` command
+//! and exits 0. The stop waits at most for one PPO update plus one duplicate wall per
+//! evaluation thread. A second signal exits at once (status 130 / 143); the checkpoint
+//! on disk is then the last one completed, never a partial file.
 
 pub mod adam;
 pub mod agent;
 pub mod checkpoint;
 pub mod config;
+pub mod durable;
+pub mod interrupt;
+pub mod metrics_log;
 pub mod model;
 pub mod plot;
 pub mod ppo;
@@ -61,4 +75,4 @@ pub mod run;
 pub mod selfplay;
 
 pub use config::{DeviceChoice, Guidance, TrainConfig};
-pub use run::{evaluate, train, TrainOutcome};
+pub use run::{evaluate, evaluate_until, train, TrainOutcome};

@@ -1,8 +1,6 @@
 //! The training loop: run folder, workers, PPO updates, evaluation, stop rule,
 //! checkpoints, metrics and the progress bar.
 
-use std::fs::OpenOptions;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
@@ -23,6 +21,8 @@ use super::adam::Adam;
 use super::agent::policy_factory;
 use super::checkpoint::{Checkpoint, Progress};
 use super::config::{DeviceChoice, Guidance, TrainConfig};
+pub use super::metrics_log::read_metrics;
+use super::metrics_log::{rewrite_metrics, MetricsLog};
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
 use super::ppo::{self, gae, guidance_target, PpoParams, Samples, UpdateStats};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
@@ -109,13 +109,13 @@ pub struct MetricsRow {
 }
 
 impl MetricsRow {
-    fn csv_header() -> &'static str {
+    pub(super) fn csv_header() -> &'static str {
         "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
          entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,eval_random_win_rate,eval_random_low,\
          eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points"
     }
 
-    fn csv(&self) -> String {
+    pub(super) fn csv(&self) -> String {
         let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
         format!(
             "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{}",
@@ -159,6 +159,10 @@ pub struct TrainOutcome {
     pub stop_reason: String,
     /// The last evaluation: (win rate against random bots, against efficiency bots).
     pub last_eval: Option<(f64, f64)>,
+    /// Stopped by the interrupt flag (SIGINT / SIGTERM); `--resume` continues the run.
+    pub interrupted: bool,
+    /// The update whose evaluation the interrupt skipped or cut short (not recorded).
+    pub skipped_eval: Option<u64>,
 }
 
 /// Evaluation of one snapshot.
@@ -179,8 +183,28 @@ pub fn evaluate(
     seed: u64,
     auto_win: bool,
 ) -> Result<Evaluation> {
+    evaluate_until(
+        snapshot,
+        rules,
+        hands,
+        seed,
+        auto_win,
+        &AtomicBool::new(false),
+    )?
+    .ok_or_else(|| anyhow!("the evaluation was stopped"))
+}
+
+/// [`evaluate`] that gives up once `stop` is set: no new wall starts, and `None` says
+/// that some wall was skipped (a partial evaluation would be biased, so none is made).
+pub fn evaluate_until(
+    snapshot: Arc<ParamSnapshot>,
+    rules: Rules,
+    hands: u64,
+    seed: u64,
+    auto_win: bool,
+    stop: &AtomicBool,
+) -> Result<Option<Evaluation>> {
     let factory = policy_factory(snapshot, auto_win);
-    let stop = AtomicBool::new(false);
     let mut out = [(0.0, 0.0, 0.0); 2];
     for (k, opp) in [BotSpec::Random, BotSpec::Efficiency]
         .into_iter()
@@ -195,16 +219,21 @@ pub fn evaluate(
             seed,
             duplicate: true,
         };
-        let report = arena::run_with(&cfg, &*factory, &|| {}, &stop)?;
+        let start = Instant::now();
+        let walls = arena::play_walls(&cfg, Some(&*factory), &|| {}, stop)?;
+        if walls.iter().any(|w| w.is_empty()) {
+            return Ok(None);
+        }
+        let report = arena::ArenaReport::from_walls(&cfg, &walls, start.elapsed().as_secs_f64());
         let p = report
             .kind("policy")
             .ok_or_else(|| anyhow!("no policy entry in the arena report"))?;
         out[k] = (p.win_rate.mean, p.win_rate.low, p.points_per_hand.mean);
     }
-    Ok(Evaluation {
+    Ok(Some(Evaluation {
         random: out[0],
         eff: out[1],
-    })
+    }))
 }
 
 use crate::git_revision;
@@ -284,51 +313,6 @@ fn absorb(
         }
     }
     (kept, dropped, reward)
-}
-
-struct Files {
-    jsonl: std::fs::File,
-    csv: std::fs::File,
-}
-
-impl Files {
-    fn open(dir: &Path) -> Result<Files> {
-        let csv_path = dir.join(METRICS_CSV);
-        let new_csv = !csv_path.exists();
-        let open = |p: PathBuf| {
-            OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&p)
-                .with_context(|| format!("opening {}", p.display()))
-        };
-        let jsonl = open(dir.join(METRICS_JSONL))?;
-        let mut csv = open(csv_path)?;
-        if new_csv {
-            writeln!(csv, "{}", MetricsRow::csv_header())?;
-        }
-        Ok(Files { jsonl, csv })
-    }
-
-    fn write(&mut self, row: &MetricsRow) -> Result<()> {
-        writeln!(self.jsonl, "{}", serde_json::to_string(row)?)?;
-        writeln!(self.csv, "{}", row.csv())?;
-        Ok(())
-    }
-}
-
-/// Reads the metrics rows of a run folder (for the curve after a resume).
-pub fn read_metrics(dir: &Path) -> Result<Vec<MetricsRow>> {
-    let p = dir.join(METRICS_JSONL);
-    if !p.exists() {
-        return Ok(Vec::new());
-    }
-    let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
-    // A line cut by a kill is skipped; so are rows beyond the checkpoint (the caller trims).
-    Ok(text
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect())
 }
 
 /// Trains according to `cfg` until the stop rule, a budget or `interrupt`.
@@ -411,20 +395,9 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         .filter(|r| r.update <= progress.update)
         .collect();
     if checkpoint.is_some() {
-        // Rewrite the metrics so that rows after the checkpoint (lost work) disappear.
-        let mut j = String::new();
-        let mut c = String::from(MetricsRow::csv_header());
-        c.push('\n');
-        for r in &rows {
-            j.push_str(&serde_json::to_string(r)?);
-            j.push('\n');
-            c.push_str(&r.csv());
-            c.push('\n');
-        }
-        std::fs::write(run_dir.join(METRICS_JSONL), j)?;
-        std::fs::write(run_dir.join(METRICS_CSV), c)?;
+        rewrite_metrics(&run_dir, &rows)?;
     }
-    let mut files = Files::open(&run_dir)?;
+    let mut files = MetricsLog::open(&run_dir)?;
 
     // Workers.
     let workers = if cfg.workers == 0 {
@@ -502,6 +475,8 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         .rev()
         .find_map(|r| Some((r.eval_random_win_rate?, r.eval_eff_win_rate?)));
     let mut stop_reason = String::new();
+    let mut interrupted = false;
+    let mut skipped_eval = None;
     let mut last_msg = String::new();
     let mut pending = Samples::default();
     let mut hands_pending = 0u64;
@@ -517,13 +492,20 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
             break;
         }
         if interrupt.load(Ordering::Relaxed) {
-            stop_reason = "interrupted".into();
+            interrupted = true;
             break;
         }
-        // Gather one update's samples from the replay channel.
+        // Gather one update's samples from the replay channel. An interrupt drops the
+        // samples gathered so far (self-play is cheap to redo); it is checked before
+        // every message, since busy workers keep the channel full and a check on
+        // time-outs alone would wait for the whole gathering.
         let t0 = Instant::now();
         let (mut kept, mut dropped, mut reward) = (0u64, 0u64, 0.0f64);
         while pending.len() < cfg.steps_per_update {
+            if interrupt.load(Ordering::Relaxed) {
+                interrupted = true;
+                break 'outer;
+            }
             match rx.recv_timeout(Duration::from_millis(200)) {
                 Ok(bytes) => {
                     let batch = match TrajectoryBatch::from_bytes(&bytes) {
@@ -540,10 +522,6 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
                     reward += r;
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    if interrupt.load(Ordering::Relaxed) {
-                        stop_reason = "interrupted".into();
-                        break 'outer;
-                    }
                     if handles.iter().all(|h| h.is_finished()) {
                         result = Err(anyhow!("all self-play workers ended"));
                         break 'outer;
@@ -612,20 +590,36 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         };
         // Evaluation and the stop rule.
         let mut stop_now = false;
-        if cfg.eval_every > 0 && progress.update % cfg.eval_every == 0 {
+        let eval_due = cfg.eval_every > 0 && progress.update % cfg.eval_every == 0;
+        let mut ev = None;
+        if eval_due && !interrupt.load(Ordering::Relaxed) {
             if progress.update % cfg.push_every.max(1) != 0 {
                 snapshot = push(progress.update)?;
             }
             pause.store(true, Ordering::Relaxed);
-            let ev = evaluate(
+            let r = evaluate_until(
                 snapshot.clone(),
                 rules,
                 cfg.eval_hands,
                 eval_seed,
                 cfg.auto_win,
+                interrupt,
             );
             pause.store(false, Ordering::Relaxed);
-            let ev = ev?;
+            ev = r?;
+        }
+        if eval_due && ev.is_none() {
+            // Interrupted: an evaluation can take minutes, so the stop does not wait
+            // for it; a partial one would be biased, so nothing is recorded.
+            skipped_eval = Some(progress.update);
+            bar.suspend(|| {
+                eprintln!(
+                    "interrupt: evaluation at update {} skipped (not recorded)",
+                    progress.update
+                )
+            });
+        }
+        if let Some(ev) = ev {
             progress.evals += 1;
             row.eval_random_win_rate = Some(ev.random.0);
             row.eval_random_low = Some(ev.random.1);
@@ -664,11 +658,22 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
             )?;
         }
         if cfg.checkpoint_every > 0 && progress.update % cfg.checkpoint_every == 0 {
+            files.sync()?;
             save(&learner, model_cfg, &adam, &progress, &run_dir)?;
         }
         if stop_now {
             break;
         }
+    }
+    if interrupted {
+        stop_reason = "interrupted (SIGINT/SIGTERM)".into();
+        bar.suspend(|| {
+            eprintln!(
+                "interrupt: stopping after update {}; writing the checkpoint, metrics and \
+                 curve (a second signal exits at once, keeping the last checkpoint)",
+                progress.update
+            )
+        });
     }
     stop.store(true, Ordering::Relaxed);
     pause.store(false, Ordering::Relaxed);
@@ -686,6 +691,7 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         return Err(e.context("self-play worker failed"));
     }
     progress.elapsed_s = base_elapsed + session.elapsed().as_secs_f64();
+    files.sync()?;
     save(&learner, model_cfg, &adam, &progress, &run_dir)?;
     super::plot::draw(
         &run_dir.join(CURVE_PNG),
@@ -698,6 +704,8 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         progress,
         stop_reason,
         last_eval,
+        interrupted,
+        skipped_eval,
     })
 }
 

@@ -1,0 +1,88 @@
+//! The metrics files of a run folder: `metrics.jsonl` and `metrics.csv`, one row per
+//! update, appended as the run goes and rewritten (atomically) when a run resumes.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use super::durable::write_atomic;
+use super::run::{MetricsRow, METRICS_CSV, METRICS_JSONL};
+
+/// The two metrics files, open for appending.
+pub(super) struct MetricsLog {
+    jsonl: File,
+    csv: File,
+}
+
+impl MetricsLog {
+    /// Opens (creating) both files; a new CSV gets its header.
+    pub(super) fn open(dir: &Path) -> Result<MetricsLog> {
+        let csv_path = dir.join(METRICS_CSV);
+        let new_csv = !csv_path.exists();
+        let open = |p: PathBuf| {
+            OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&p)
+                .with_context(|| format!("opening {}", p.display()))
+        };
+        let jsonl = open(dir.join(METRICS_JSONL))?;
+        let mut csv = open(csv_path)?;
+        if new_csv {
+            csv.write_all(format!("{}\n", MetricsRow::csv_header()).as_bytes())
+                .context("writing the metrics.csv header")?;
+        }
+        Ok(MetricsLog { jsonl, csv })
+    }
+
+    /// Appends one row to both files. Each line goes out in a single write, so a kill
+    /// can cut at most the last line (which [`read_metrics`] then skips), never mix two.
+    pub(super) fn write(&mut self, row: &MetricsRow) -> Result<()> {
+        let json = serde_json::to_string(row).context("serializing a metrics row")?;
+        self.jsonl
+            .write_all(format!("{json}\n").as_bytes())
+            .context("appending to metrics.jsonl")?;
+        self.csv
+            .write_all(format!("{}\n", row.csv()).as_bytes())
+            .context("appending to metrics.csv")?;
+        Ok(())
+    }
+
+    /// Syncs both files, so that the rows up to a checkpoint are on disk before it is.
+    pub(super) fn sync(&self) -> Result<()> {
+        self.jsonl.sync_data().context("syncing metrics.jsonl")?;
+        self.csv.sync_data().context("syncing metrics.csv")
+    }
+}
+
+/// Reads the metrics rows of a run folder (for the curve after a resume).
+pub fn read_metrics(dir: &Path) -> Result<Vec<MetricsRow>> {
+    let p = dir.join(METRICS_JSONL);
+    if !p.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(&p).with_context(|| format!("reading {}", p.display()))?;
+    // A line cut by a kill is skipped; so are rows beyond the checkpoint (the caller trims).
+    Ok(text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect())
+}
+
+/// Replaces both metrics files by exactly `rows` (on resume: the rows up to the
+/// checkpoint, so that rows of lost work disappear). Each file is replaced atomically,
+/// so a kill during the rewrite leaves the old or the new file, never a truncated one.
+pub(super) fn rewrite_metrics(dir: &Path, rows: &[MetricsRow]) -> Result<()> {
+    let mut j = String::new();
+    let mut c = format!("{}\n", MetricsRow::csv_header());
+    for r in rows {
+        j.push_str(&serde_json::to_string(r).context("serializing a metrics row")?);
+        j.push('\n');
+        c.push_str(&r.csv());
+        c.push('\n');
+    }
+    write_atomic(&dir.join(METRICS_JSONL), j.as_bytes())?;
+    write_atomic(&dir.join(METRICS_CSV), c.as_bytes())
+}
