@@ -138,7 +138,9 @@ pub fn render(section: &SearchSection, s: &mut String) {
          view, the same worlds for every candidate; the efficiency bot's own choice is kept \
          unless another candidate beats it by more than `z` paired standard errors. Worlds \
          are `weighted` (opponents' hands built by efficiency play from the unseen tiles, \
-         weighted by what they discarded and the wins they let pass) or `uniform`. Each row \
+         weighted by the discards made from their current hand and the wins and calls they \
+         let pass) or `uniform`. Rows come from different revisions of the code (column \
+         `rev`); the belief's evidence grew between them (see the issue notes). Each row \
          is the paired duplicate comparison of the line-up with the efficiency bot in the \
          searching seat on the same walls (search minus eff; 95 % intervals, walls as \
          clusters). Budgets are rollouts per candidate (load-independent); ms/decision is \
@@ -147,19 +149,20 @@ pub fn render(section: &SearchSection, s: &mut String) {
     if !section.runs.is_empty() {
         let _ = writeln!(
             s,
-            "| line-up | belief | rollouts | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
+            "| line-up | belief | rollouts | rev | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
         for r in &section.runs {
             for c in r.paired.as_array().into_iter().flatten() {
                 let cmp = &c["comparison"];
                 let _ = writeln!(
                     s,
-                    "| `{}` vs `{}` | {} | {} | {:.1} | {} | {} | {} | {} |",
+                    "| `{}` vs `{}` | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
                     r.lineup,
                     flag(&r.command, "--paired-with"),
                     flag(&r.command, "--search-belief"),
                     flag(&r.command, "--search-rollouts"),
+                    r.git_revision.get(..7).unwrap_or(&r.git_revision),
                     r.ms_per_decision,
                     cmp.get("seat_hands").and_then(Value::as_u64).unwrap_or(0),
                     interval(cmp, "points_per_hand", 1.0),
@@ -213,5 +216,42 @@ pub fn render(section: &SearchSection, s: &mut String) {
             );
         }
         let _ = writeln!(s);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed measurements render as one full table row each, with the run's
+    /// revision, and the belief table has one row per model.
+    #[test]
+    fn committed_runs_render_as_complete_rows() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        let section = load(
+            Some(&root.join("search")),
+            Some(&root.join("search-belief.json")),
+        )
+        .unwrap();
+        assert!(!section.runs.is_empty());
+        let mut s = String::new();
+        render(&section, &mut s);
+        let header = s.lines().find(|l| l.starts_with("| line-up")).unwrap();
+        let columns = header.matches('|').count();
+        let rows: Vec<&str> = s.lines().filter(|l| l.starts_with("| `")).collect();
+        assert_eq!(rows.len(), section.runs.len());
+        for (row, run) in rows.iter().zip(&section.runs) {
+            assert_eq!(row.matches('|').count(), columns, "{row}");
+            let rev = run.git_revision.get(..7).unwrap_or(&run.git_revision);
+            assert!(row.contains(&format!("| {rev} |")), "{row}");
+        }
+        let models = section.belief.as_ref().and_then(Value::as_array).unwrap();
+        let belief_rows = s
+            .lines()
+            .skip_while(|l| !l.starts_with("| model"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .count();
+        assert_eq!(belief_rows, models.len());
     }
 }
