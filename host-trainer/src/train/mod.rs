@@ -11,7 +11,7 @@
 //!   efficiency guidance and gradient clipping.
 //! - [`adam`]: Adam on tensors with saveable state; [`checkpoint`]: atomic checkpoints.
 //! - [`run`]: the loop (run folder, metrics, evaluation, stop rule, resume);
-//!   [`agent`]: the policy as an arena agent; [`plot`]: `curve.png`.
+//!   [`agent`]: the policy as an arena agent; [`crate::plot`]: `curve.png`.
 //!
 //! # Decisions the policy makes
 //! Every discard, closed/added kan, pon, open kan, chi and pass is chosen by the policy
@@ -55,7 +55,6 @@ pub mod agent;
 pub mod checkpoint;
 pub mod config;
 pub mod model;
-pub mod plot;
 pub mod ppo;
 pub mod run;
 pub mod selfplay;

@@ -28,6 +28,8 @@ use super::ppo::{self, gae, guidance_target, PpoParams, Samples, UpdateStats};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 use crate::arena::{self, ArenaConfig, BotSpec};
 use crate::clock::{civil_utc, now_unix};
+use crate::plot::curve::CurveInput;
+use crate::report::{EvalPoint, TrainPoint};
 
 /// File names inside a run folder.
 pub const CONFIG_FILE: &str = "config.json";
@@ -329,6 +331,49 @@ pub fn read_metrics(dir: &Path) -> Result<Vec<MetricsRow>> {
         .lines()
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect())
+}
+
+/// Redraws `run_dir/curve.png` from the metrics rows so far.
+fn draw_curve(run_dir: &Path, rows: &[MetricsRow], cfg: &TrainConfig) -> Result<()> {
+    let evals: Vec<EvalPoint> = rows
+        .iter()
+        .filter_map(|r| {
+            Some(EvalPoint {
+                update: r.update,
+                elapsed_s: r.elapsed_s,
+                random_win_rate: r.eval_random_win_rate?,
+                eff_win_rate: r.eval_eff_win_rate,
+                eff_points: r.eval_eff_points,
+            })
+        })
+        .collect();
+    let training: Vec<TrainPoint> = rows
+        .iter()
+        .map(|r| TrainPoint {
+            update: r.update,
+            elapsed_s: r.elapsed_s,
+            entropy: r.entropy,
+            value_loss: r.value_loss,
+            guidance_loss: r.guidance_loss,
+            approx_kl: r.approx_kl,
+        })
+        .collect();
+    let name = run_dir.file_name().unwrap_or(run_dir.as_os_str());
+    let title = format!(
+        "Training run {}: seed {}, guidance {:?}",
+        name.to_string_lossy(),
+        cfg.seed,
+        cfg.guidance
+    );
+    crate::plot::draw_curve(
+        &run_dir.join(CURVE_PNG),
+        &CurveInput {
+            title: &title,
+            evals: &evals,
+            training: &training,
+            thresholds: (cfg.win_rate_random, cfg.win_rate_eff),
+        },
+    )
 }
 
 /// Trains according to `cfg` until the stop rule, a budget or `interrupt`.
@@ -657,11 +702,7 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         bar.set_position(progress.update);
         bar.set_message(format!("{:.0} samples/s  {last_msg}", row.samples_per_s));
         if row.eval_random_win_rate.is_some() {
-            super::plot::draw(
-                &run_dir.join(CURVE_PNG),
-                &rows,
-                (cfg.win_rate_random, cfg.win_rate_eff),
-            )?;
+            draw_curve(&run_dir, &rows, &cfg)?;
         }
         if cfg.checkpoint_every > 0 && progress.update % cfg.checkpoint_every == 0 {
             save(&learner, model_cfg, &adam, &progress, &run_dir)?;
@@ -687,11 +728,9 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
     }
     progress.elapsed_s = base_elapsed + session.elapsed().as_secs_f64();
     save(&learner, model_cfg, &adam, &progress, &run_dir)?;
-    super::plot::draw(
-        &run_dir.join(CURVE_PNG),
-        &rows,
-        (cfg.win_rate_random, cfg.win_rate_eff),
-    )?;
+    if !rows.is_empty() {
+        draw_curve(&run_dir, &rows, &cfg)?;
+    }
     bar.finish_and_clear();
     Ok(TrainOutcome {
         run_dir,
