@@ -192,7 +192,11 @@ pub fn render(r: &Report, charts: &Charts) -> String {
          every seat, dealer included, on the same tiles. The efficiency bot's row comes from \
          a second arena with the same seed — the same walls, rotations and opponent seeds — \
          with the efficiency bot in the model's place; the difference row is the mean of the \
-         per-wall differences. Intervals are 95 % with walls as clusters. The model plays \
+         per-wall differences. Intervals are 95 % with walls as clusters: rates (win, \
+         deal-in, draw) have Wilson score intervals (Wilson 1927) on the cluster-robust \
+         effective sample size (Korn & Graubard 1998), which stay within 0–100 %; points per \
+         hand, the winning turn and the paired differences (which may be negative) have \
+         normal intervals on the cluster-robust standard error. The model plays \
          greedily (the legal action with the highest logit; tsumo and ron automatically, as \
          in training), run by tract from the ONNX file above.\n"
     );
