@@ -75,6 +75,9 @@ fn check(runs: &[RunCurve<'_>]) -> Result<()> {
     Ok(())
 }
 
+/// One run's (update, win rate) points, their smoothing and the points' training minutes.
+type PerRun = (Vec<(f64, f64)>, Vec<(f64, f64)>, Vec<f64>);
+
 /// Paints the chart into `root` (any backend: the tests paint into memory).
 pub fn paint_guidance<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -107,7 +110,7 @@ pub fn paint_guidance<DB: DrawingBackend>(
     ];
     for (row, (opponents, pick, threshold, mark_color)) in rows.into_iter().enumerate() {
         // (update, elapsed minutes, win rate) of each run, smoothed by update.
-        let per_run: Vec<(Vec<(f64, f64)>, Vec<(f64, f64)>, Vec<f64>)> = runs
+        let per_run: Vec<PerRun> = runs
             .iter()
             .map(|r| {
                 let pts: Vec<&EvalPoint> = r

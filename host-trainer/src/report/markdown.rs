@@ -268,9 +268,9 @@ pub fn render(r: &Report, charts: &Charts) -> String {
                      against two efficiency bots; left column by update, right column by \
                      training time, each column on one x axis for both runs (the shorter run \
                      simply ends earlier). Faint points and lines are the individual \
-                     evaluations, bold lines their exponential moving average (time constant \
-                     a twentieth of the longer run's updates; it lags the data by about that \
-                     much), dashed lines the stop thresholds.\n"
+                     evaluations, bold lines their exponential moving average run forwards \
+                     and then backwards, which does not lag (time constant a fortieth of the \
+                     longer run's updates), dashed lines the stop thresholds.\n"
                 );
             }
         }
@@ -302,7 +302,8 @@ pub fn render(r: &Report, charts: &Charts) -> String {
              bots (blue) by update, with the stop thresholds dashed. Below: policy entropy, \
              value loss, guidance loss and approximate KL, one per panel on its own axis. \
              Faint lines and points are the raw values, bold lines their exponential moving \
-             average (the legends give the time constant).\n"
+             average run forwards and then backwards, which does not lag (the legends give \
+             its time constant).\n"
         );
     } else {
         let _ = writeln!(

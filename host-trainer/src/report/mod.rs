@@ -306,7 +306,7 @@ fn draw_charts(report: &Report, out_dir: &Path) -> Result<Charts> {
         ];
         crate::plot::draw_guidance(
             &out_dir.join("guidance.png"),
-            "Guidance on / off: evaluation win rates (faint: each evaluation; bold: EMA)",
+            "Guidance on / off: evaluation win rates (faint: each evaluation; bold: smoothed)",
             &runs,
             (run.random_threshold, run.eff_threshold),
         )?;
