@@ -6,6 +6,8 @@ pub mod arena;
 pub mod clock;
 #[cfg(feature = "train")]
 pub mod export;
+#[cfg(feature = "plot")]
+pub mod plot;
 pub mod policy;
 pub mod report;
 pub mod search_agent;

@@ -174,7 +174,9 @@ fn report_regenerates_from_the_committed_run() {
         "### Against two random bots",
         "### Against two efficiency bots",
         "## Guidance on / off",
-        "![training curve](curve.png)",
+        "![training curve of the run](curve.png)",
+        "![guidance on and off: win rates by update and by training time](guidance.png)",
+        "Wilson score intervals",
         "| guidance | `\"On\"` |",
     ] {
         assert!(
@@ -188,8 +190,11 @@ fn report_regenerates_from_the_committed_run() {
     assert_eq!(json["matchups"].as_array().map(Vec::len), Some(2));
     assert_eq!(json["targets"].as_array().map(Vec::len), Some(3));
     assert_eq!(json["hands"], 30);
-    assert!(out_dir.join("curve.png").exists());
-    assert!(out_dir.join("curve-ablation.png").exists());
+    for chart in ["curve.png", "guidance.png"] {
+        let bytes = std::fs::read(out_dir.join(chart)).unwrap();
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{chart}");
+    }
+    assert!(!out_dir.join("curve-ablation.png").exists());
     // The committed report was written by the same command on the committed files.
     let shipped = std::fs::read_to_string(models().join("REPORT.md")).unwrap();
     assert!(

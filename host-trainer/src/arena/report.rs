@@ -130,10 +130,10 @@ impl ArenaReport {
             bot: name,
             seats,
             seat_hands: a.seat_hands,
-            win_rate: a.wins.estimate(),
-            self_draw_share: a.self_draws.estimate(),
-            deal_in_rate: a.deal_ins.estimate(),
-            draw_rate: a.draws.estimate(),
+            win_rate: a.wins.rate_estimate(),
+            self_draw_share: a.self_draws.rate_estimate(),
+            deal_in_rate: a.deal_ins.rate_estimate(),
+            draw_rate: a.draws.rate_estimate(),
             points_per_hand: a.points.estimate(),
             win_turn: a.win_turn.estimate(),
         };
@@ -179,7 +179,8 @@ impl ArenaReport {
         self.kinds.iter().find(|k| k.bot == bot)
     }
 
-    /// A readable table: each figure as `mean ± half-width` of its 95 % interval.
+    /// A readable table: rates as `mean (low–high)` of their Wilson interval, the other
+    /// figures as `mean ± half-width` of their normal 95 % interval.
     pub fn table(&self) -> String {
         let mut s = String::new();
         let _ = writeln!(
@@ -200,7 +201,7 @@ impl ArenaReport {
         );
         let _ = writeln!(
             s,
-            "{:<8} {:>5} {:>10}  {:>15} {:>15} {:>15} {:>15} {:>17} {:>15}",
+            "{:<8} {:>5} {:>10}  {:>21} {:>21} {:>21} {:>21} {:>17} {:>15}",
             "bot",
             "seats",
             "seat-hands",
@@ -211,7 +212,15 @@ impl ArenaReport {
             "points/hand",
             "win turn"
         );
-        let pct = |e: &Estimate| format!("{:.2} ± {:.2}", 100.0 * e.mean, 100.0 * e.half_width());
+        // Rates carry Wilson intervals, which are not symmetric: print both ends.
+        let pct = |e: &Estimate| {
+            format!(
+                "{:.2} ({:.2}–{:.2})",
+                100.0 * e.mean,
+                100.0 * e.low,
+                100.0 * e.high
+            )
+        };
         let num = |e: &Estimate| format!("{:+.3} ± {:.3}", e.mean, e.half_width());
         let copies = self.kinds.iter().any(|k| k.seats > 1);
         let rows = self
@@ -221,7 +230,7 @@ impl ArenaReport {
         for k in rows {
             let _ = writeln!(
                 s,
-                "{:<8} {:>5} {:>10}  {:>15} {:>15} {:>15} {:>15} {:>17} {:>15}",
+                "{:<8} {:>5} {:>10}  {:>21} {:>21} {:>21} {:>21} {:>17} {:>15}",
                 k.bot,
                 k.seats,
                 k.seat_hands,
@@ -233,7 +242,11 @@ impl ArenaReport {
                 format!("{:.2} ± {:.2}", k.win_turn.mean, k.win_turn.half_width()),
             );
         }
-        s.push_str("(± = half-width of the 95 % confidence interval, walls as clusters)\n");
+        s.push_str(
+            "(rates: mean (low–high) of the 95 % Wilson interval on the cluster-robust \
+             effective sample size; ± = half-width of the 95 % normal interval; walls as \
+             clusters)\n",
+        );
         s
     }
 }

@@ -6,7 +6,7 @@ use crate::arena::stats::Estimate;
 use crate::arena::KindReport;
 use crate::clock::civil_utc;
 
-use super::{Matchup, Report, RunSummary};
+use super::{Charts, Matchup, Report, RunSummary};
 
 /// `YYYY-MM-DD HH:MM UTC` of a Unix time.
 fn utc(unix_s: u64) -> String {
@@ -126,8 +126,8 @@ fn guidance_row(s: &mut String, r: &RunSummary) {
     );
 }
 
-/// The report as Markdown; `curves` are the image files written beside it.
-pub fn render(r: &Report, curves: &[&str]) -> String {
+/// The report as Markdown; `charts` are the image files written beside it.
+pub fn render(r: &Report, charts: &Charts) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Shipped model: evaluation report\n");
     let _ = writeln!(
@@ -192,7 +192,11 @@ pub fn render(r: &Report, curves: &[&str]) -> String {
          every seat, dealer included, on the same tiles. The efficiency bot's row comes from \
          a second arena with the same seed — the same walls, rotations and opponent seeds — \
          with the efficiency bot in the model's place; the difference row is the mean of the \
-         per-wall differences. Intervals are 95 % with walls as clusters. The model plays \
+         per-wall differences. Intervals are 95 % with walls as clusters: rates (win, \
+         deal-in, draw) have Wilson score intervals (Wilson 1927) on the cluster-robust \
+         effective sample size (Korn & Graubard 1998), which stay within 0–100 %; points per \
+         hand, the winning turn and the paired differences (which may be negative) have \
+         normal intervals on the cluster-robust standard error. The model plays \
          greedily (the legal action with the highest logit; tsumo and ron automatically, as \
          in training), run by tract from the ONNX file above.\n"
     );
@@ -253,6 +257,22 @@ pub fn render(r: &Report, curves: &[&str]) -> String {
                 a.guidance,
                 at(a)
             );
+            if let Some(g) = charts.guidance {
+                let _ = writeln!(
+                    s,
+                    "![guidance on and off: win rates by update and by training time]({g})\n"
+                );
+                let _ = writeln!(
+                    s,
+                    "Both runs on one chart: top row against two random bots, bottom row \
+                     against two efficiency bots; left column by update, right column by \
+                     training time, each column on one x axis for both runs (the shorter run \
+                     simply ends earlier). Faint points and lines are the individual \
+                     evaluations, bold lines their exponential moving average run forwards \
+                     and then backwards, which does not lag (time constant a fortieth of the \
+                     longer run's updates), dashed lines the stop thresholds.\n"
+                );
+            }
         }
         None => {
             let _ = writeln!(s, "\n(No ablation run was given.)\n");
@@ -274,23 +294,21 @@ pub fn render(r: &Report, curves: &[&str]) -> String {
         run.hands,
         minutes(run.elapsed_s)
     );
-    for c in curves {
-        let _ = writeln!(s, "![training curve]({c})\n");
-    }
-    if !curves.is_empty() {
+    if let Some(c) = charts.curve {
+        let _ = writeln!(s, "![training curve of the run]({c})\n");
         let _ = writeln!(
             s,
-            "The curve has no text (no font is needed to draw it). Left panel: x = update, \
-             y = win rate from 0 to 1 with grey lines at 0.25, 0.5 and 0.75; red = against \
-             two random bots, blue = against two efficiency bots; thin light lines = the stop \
-             thresholds. Right panel: x = update, each curve scaled to its own maximum: \
-             green = entropy, purple = value loss, orange = guidance loss, black = \
-             approximate KL.{}\n",
-            if curves.len() > 1 {
-                " The second image is the ablation run's."
-            } else {
-                ""
-            }
+            "Top: the evaluation win rates against two random bots (red) and two efficiency \
+             bots (blue) by update, with the stop thresholds dashed. Below: policy entropy, \
+             value loss, guidance loss and approximate KL, one per panel on its own axis. \
+             Faint lines and points are the raw values, bold lines their exponential moving \
+             average run forwards and then backwards, which does not lag (the legends give \
+             its time constant).\n"
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "(This build of host-trainer has no `plot` feature, so no charts were drawn.)\n"
         );
     }
     let _ = writeln!(

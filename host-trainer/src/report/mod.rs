@@ -24,7 +24,7 @@ use crate::arena::paired::{compare, PairedComparison};
 use crate::arena::{play_walls, AgentFactory, ArenaConfig, ArenaReport, BotSpec, KindReport};
 use crate::policy::onnx_factory;
 pub use markdown::render;
-pub use run_summary::{EvalPoint, RunSummary};
+pub use run_summary::{EvalPoint, RunSummary, TrainPoint};
 
 /// What to evaluate.
 #[derive(Clone, Debug)]
@@ -251,23 +251,83 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
     })
 }
 
-/// Writes `REPORT.md` and `report.json` into `out_dir`, and copies the runs' training
-/// curves beside them (`curve.png`, `curve-ablation.png`) so that the Markdown's image
-/// links resolve.
+/// The charts written beside `REPORT.md`, by file name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Charts {
+    /// `curve.png`: the training run.
+    pub curve: Option<&'static str>,
+    /// `guidance.png`: guidance on and off on shared axes.
+    pub guidance: Option<&'static str>,
+}
+
+/// The legend entry of a run in the guidance chart.
+#[cfg(feature = "plot")]
+fn run_label(r: &RunSummary) -> String {
+    format!("guidance {} ({})", r.guidance, r.dir.display())
+}
+
+/// Draws the charts from the runs' own metrics (so they match the current drawing
+/// code, whatever the run folder's own `curve.png` was drawn with).
+#[cfg(feature = "plot")]
+fn draw_charts(report: &Report, out_dir: &Path) -> Result<Charts> {
+    use crate::plot::curve::CurveInput;
+    use crate::plot::guidance::RunCurve;
+    let run = &report.run;
+    let title = format!(
+        "Training run {}: seed {}, guidance {}",
+        run.dir.display(),
+        run.seed,
+        run.guidance
+    );
+    crate::plot::draw_curve(
+        &out_dir.join("curve.png"),
+        &CurveInput {
+            title: &title,
+            evals: &run.evals,
+            training: &run.training,
+            thresholds: (run.random_threshold, run.eff_threshold),
+        },
+    )?;
+    let mut charts = Charts {
+        curve: Some("curve.png"),
+        guidance: None,
+    };
+    if let Some(a) = &report.ablation {
+        let labels = [run_label(run), run_label(a)];
+        let runs = [
+            RunCurve {
+                label: &labels[0],
+                evals: &run.evals,
+            },
+            RunCurve {
+                label: &labels[1],
+                evals: &a.evals,
+            },
+        ];
+        crate::plot::draw_guidance(
+            &out_dir.join("guidance.png"),
+            "Guidance on / off: evaluation win rates (faint: each evaluation; bold: smoothed)",
+            &runs,
+            (run.random_threshold, run.eff_threshold),
+        )?;
+        charts.guidance = Some("guidance.png");
+    }
+    Ok(charts)
+}
+
+/// Without plotters there are no charts; the report says so.
+#[cfg(not(feature = "plot"))]
+fn draw_charts(_report: &Report, _out_dir: &Path) -> Result<Charts> {
+    Ok(Charts::default())
+}
+
+/// Writes `REPORT.md` and `report.json` into `out_dir`, and draws the charts beside
+/// them (`curve.png`, and `guidance.png` when there is an ablation run) so that the
+/// Markdown's image links resolve.
 pub fn write(report: &Report, out_dir: &Path) -> Result<()> {
     std::fs::create_dir_all(out_dir).with_context(|| format!("creating {}", out_dir.display()))?;
-    let mut curves = Vec::new();
-    for (run, name) in std::iter::once((&report.run, "curve.png"))
-        .chain(report.ablation.iter().map(|a| (a, "curve-ablation.png")))
-    {
-        let src = run.dir.join("curve.png");
-        if src.exists() {
-            std::fs::copy(&src, out_dir.join(name))
-                .with_context(|| format!("copying {}", src.display()))?;
-            curves.push(name);
-        }
-    }
-    let md = render(report, &curves);
+    let charts = draw_charts(report, out_dir)?;
+    let md = render(report, &charts);
     let json = serde_json::to_string_pretty(report).context("serializing the report")?;
     for (name, text) in [("REPORT.md", md), ("report.json", json + "\n")] {
         let path = out_dir.join(name);

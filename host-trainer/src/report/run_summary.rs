@@ -24,6 +24,23 @@ pub struct EvalPoint {
     pub eff_points: Option<f64>,
 }
 
+/// The training diagnostics of one update (every metrics row has them).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct TrainPoint {
+    /// Updates done.
+    pub update: u64,
+    /// Training seconds so far.
+    pub elapsed_s: f64,
+    /// Policy entropy (nats).
+    pub entropy: f64,
+    /// Value loss (squared error of the value head).
+    pub value_loss: f64,
+    /// Guidance cross-entropy against the efficiency bot's choice (nats).
+    pub guidance_loss: f64,
+    /// Approximate KL between the behaviour and the updated policy (nats).
+    pub approx_kl: f64,
+}
+
 /// A training run, summarised.
 #[derive(Clone, Debug, Serialize)]
 pub struct RunSummary {
@@ -49,8 +66,14 @@ pub struct RunSummary {
     pub random_threshold: f64,
     /// Every evaluation, in update order.
     pub evals: Vec<EvalPoint>,
+    /// The stop threshold on the win rate against two efficiency bots.
+    pub eff_threshold: f64,
     /// The first evaluation at or above `random_threshold`.
     pub first_random_threshold: Option<EvalPoint>,
+    /// Every update's diagnostics, for the charts (not in `report.json`: one row per
+    /// update would swamp it, and `metrics.jsonl` has them).
+    #[serde(skip)]
+    pub training: Vec<TrainPoint>,
 }
 
 fn number(row: &Value, key: &str) -> Option<f64> {
@@ -89,6 +112,10 @@ impl RunSummary {
             .get("win_rate_random")
             .and_then(Value::as_f64)
             .unwrap_or(0.45);
+        let eff_threshold = config
+            .get("win_rate_eff")
+            .and_then(Value::as_f64)
+            .unwrap_or(0.30);
 
         let metrics_path = dir.join("metrics.jsonl");
         let text = std::fs::read_to_string(&metrics_path)
@@ -128,6 +155,19 @@ impl RunSummary {
                 })
             })
             .collect();
+        let training: Vec<TrainPoint> = rows
+            .values()
+            .filter_map(|row| {
+                Some(TrainPoint {
+                    update: row.get("update")?.as_u64()?,
+                    elapsed_s: number(row, "elapsed_s")?,
+                    entropy: number(row, "entropy")?,
+                    value_loss: number(row, "value_loss")?,
+                    guidance_loss: number(row, "guidance_loss")?,
+                    approx_kl: number(row, "approx_kl")?,
+                })
+            })
+            .collect();
         let first_random_threshold = evals
             .iter()
             .find(|e| e.random_win_rate >= random_threshold)
@@ -144,7 +184,9 @@ impl RunSummary {
             hands,
             random_threshold,
             evals,
+            eff_threshold,
             first_random_threshold,
+            training,
         })
     }
 
@@ -181,7 +223,7 @@ mod tests {
             r#"{"update":3,"samples":30,"hands":3,"elapsed_s":6.0,"eval_random_win_rate":null}"#,
             // A resumed session redoes update 3 and goes on.
             r#"{"update":3,"samples":31,"hands":3,"elapsed_s":6.5,"eval_random_win_rate":0.5,"eval_eff_win_rate":0.2,"eval_eff_points":-0.1}"#,
-            r#"{"update":4,"samples":40,"hands":4,"elapsed_s":8.0,"eval_random_win_rate":0.6}"#,
+            r#"{"update":4,"samples":40,"hands":4,"elapsed_s":8.0,"eval_random_win_rate":0.6,"entropy":1.5,"value_loss":0.2,"guidance_loss":0.9,"approx_kl":0.01}"#,
         ];
         write_run(&dir, &(rows.join("\n") + "\n"));
         let s = RunSummary::load(&dir).unwrap();
@@ -191,6 +233,10 @@ mod tests {
         );
         assert_eq!((s.updates, s.samples, s.hands), (4, 40, 4));
         assert_eq!(s.evals.len(), 3);
+        // Only rows with every diagnostic become training points.
+        assert_eq!(s.training.len(), 1);
+        assert_eq!((s.training[0].update, s.training[0].entropy), (4, 1.5));
+        assert_eq!(s.eff_threshold, 0.30);
         let first = s.first_random_threshold.unwrap();
         assert_eq!((first.update, first.elapsed_s), (3, 6.5));
         assert_eq!(s.eval_at(2).unwrap().eff_points, Some(-0.5));

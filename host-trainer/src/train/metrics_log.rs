@@ -1,5 +1,6 @@
 //! The metrics files of a run folder: `metrics.jsonl` and `metrics.csv`, one row per
 //! update, appended as the run goes and rewritten (atomically) when a run resumes.
+//! Also the run's `curve.png`, redrawn from those rows.
 
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -7,8 +8,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use super::config::TrainConfig;
 use super::durable::write_atomic;
-use super::run::{MetricsRow, METRICS_CSV, METRICS_JSONL};
+use super::run::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
+use crate::plot::curve::CurveInput;
+use crate::report::{EvalPoint, TrainPoint};
 
 /// The two metrics files, open for appending.
 pub(super) struct MetricsLog {
@@ -85,4 +89,47 @@ pub(super) fn rewrite_metrics(dir: &Path, rows: &[MetricsRow]) -> Result<()> {
     }
     write_atomic(&dir.join(METRICS_JSONL), j.as_bytes())?;
     write_atomic(&dir.join(METRICS_CSV), c.as_bytes())
+}
+
+/// Redraws `run_dir/curve.png` from the metrics rows so far.
+pub fn draw_curve(run_dir: &Path, rows: &[MetricsRow], cfg: &TrainConfig) -> Result<()> {
+    let evals: Vec<EvalPoint> = rows
+        .iter()
+        .filter_map(|r| {
+            Some(EvalPoint {
+                update: r.update,
+                elapsed_s: r.elapsed_s,
+                random_win_rate: r.eval_random_win_rate?,
+                eff_win_rate: r.eval_eff_win_rate,
+                eff_points: r.eval_eff_points,
+            })
+        })
+        .collect();
+    let training: Vec<TrainPoint> = rows
+        .iter()
+        .map(|r| TrainPoint {
+            update: r.update,
+            elapsed_s: r.elapsed_s,
+            entropy: r.entropy,
+            value_loss: r.value_loss,
+            guidance_loss: r.guidance_loss,
+            approx_kl: r.approx_kl,
+        })
+        .collect();
+    let name = run_dir.file_name().unwrap_or(run_dir.as_os_str());
+    let title = format!(
+        "Training run {}: seed {}, guidance {:?}",
+        name.to_string_lossy(),
+        cfg.seed,
+        cfg.guidance
+    );
+    crate::plot::draw_curve(
+        &run_dir.join(CURVE_PNG),
+        &CurveInput {
+            title: &title,
+            evals: &evals,
+            training: &training,
+            thresholds: (cfg.win_rate_random, cfg.win_rate_eff),
+        },
+    )
 }

@@ -12,8 +12,9 @@
 //! - [`adam`]: Adam on tensors with saveable state; [`checkpoint`]: atomic checkpoints
 //!   ([`durable`]: temp file, sync, rename, folder sync).
 //! - [`run`]: the loop (run folder, evaluation, stop rule, resume); [`metrics_log`]:
-//!   `metrics.jsonl` / `metrics.csv`; [`interrupt`]: SIGINT / SIGTERM;
-//!   [`agent`]: the policy as an arena agent; [`plot`]: `curve.png`.
+//!   `metrics.jsonl` / `metrics.csv` and the run's `curve.png` (drawn by
+//!   [`crate::plot`]); [`interrupt`]: SIGINT / SIGTERM; [`agent`]: the policy as an
+//!   arena agent.
 //!
 //! # Decisions the policy makes
 //! Every discard, closed/added kan, pon, open kan, chi and pass is chosen by the policy
@@ -69,7 +70,6 @@ pub mod durable;
 pub mod interrupt;
 pub mod metrics_log;
 pub mod model;
-pub mod plot;
 pub mod ppo;
 pub mod run;
 pub mod selfplay;

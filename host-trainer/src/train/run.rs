@@ -22,7 +22,7 @@ use super::agent::policy_factory;
 use super::checkpoint::{Checkpoint, Progress};
 use super::config::{DeviceChoice, Guidance, TrainConfig};
 pub use super::metrics_log::read_metrics;
-use super::metrics_log::{rewrite_metrics, MetricsLog};
+use super::metrics_log::{draw_curve, rewrite_metrics, MetricsLog};
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
 use super::ppo::{self, gae, guidance_target, PpoParams, Samples, UpdateStats};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
@@ -651,11 +651,7 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         bar.set_position(progress.update);
         bar.set_message(format!("{:.0} samples/s  {last_msg}", row.samples_per_s));
         if row.eval_random_win_rate.is_some() {
-            super::plot::draw(
-                &run_dir.join(CURVE_PNG),
-                &rows,
-                (cfg.win_rate_random, cfg.win_rate_eff),
-            )?;
+            draw_curve(&run_dir, &rows, &cfg)?;
         }
         if cfg.checkpoint_every > 0 && progress.update % cfg.checkpoint_every == 0 {
             files.sync()?;
@@ -693,11 +689,9 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
     progress.elapsed_s = base_elapsed + session.elapsed().as_secs_f64();
     files.sync()?;
     save(&learner, model_cfg, &adam, &progress, &run_dir)?;
-    super::plot::draw(
-        &run_dir.join(CURVE_PNG),
-        &rows,
-        (cfg.win_rate_random, cfg.win_rate_eff),
-    )?;
+    if !rows.is_empty() {
+        draw_curve(&run_dir, &rows, &cfg)?;
+    }
     bar.finish_and_clear();
     Ok(TrainOutcome {
         run_dir,
