@@ -14,15 +14,30 @@ pub mod search_agent;
 #[cfg(feature = "train")]
 pub mod train;
 
-/// `git rev-parse HEAD` of the working directory (`unknown` outside a repository),
-/// recorded beside every run's results.
+/// The git revision this binary was built from (`…-dirty` when tracked files differed
+/// from it; `unknown` when built outside a repository), recorded beside every run's
+/// results. Read at build time (build.rs), not from the directory the binary runs in.
 pub fn git_revision() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .and_then(|o| String::from_utf8(o.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
+    env!("HOST_TRAINER_GIT_REVISION").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The recorded revision is a commit of this repository (or `unknown` without git).
+    #[test]
+    fn the_build_revision_is_a_commit_here() {
+        let rev = super::git_revision();
+        if rev == "unknown" {
+            return;
+        }
+        let hash = rev.strip_suffix("-dirty").unwrap_or(&rev);
+        assert_eq!(hash.len(), 40, "{rev}");
+        assert!(hash.chars().all(|c| c.is_ascii_hexdigit()), "{rev}");
+        let found = std::process::Command::new("git")
+            .args(["cat-file", "-e", &format!("{hash}^{{commit}}")])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .map(|s| s.success());
+        assert!(found.unwrap_or(true), "{rev} is not a commit of this repository");
+    }
 }
