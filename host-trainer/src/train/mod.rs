@@ -60,5 +60,5 @@ pub mod ppo;
 pub mod run;
 pub mod selfplay;
 
-pub use config::{DeviceChoice, Guidance, TrainConfig};
+pub use config::{DeviceChoice, Guidance, TrainArgs, TrainConfig};
 pub use run::{evaluate, train, TrainOutcome};
