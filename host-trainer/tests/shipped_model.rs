@@ -91,7 +91,13 @@ fn advise_uses_the_shipped_model_by_default_when_the_rules_fit() {
     assert_eq!(v["source"]["kind"], "model", "{out}");
     // A four-player position does not fit the sanma model: efficiency-only, said so.
     let (_, err, ok) = host_trainer(
-        &["advise", "--rules", "four-player", "--hand", "123m456p789s1122z3z"],
+        &[
+            "advise",
+            "--rules",
+            "four-player",
+            "--hand",
+            "123m456p789s1122z3z",
+        ],
         scratch,
     );
     assert!(ok, "{err}");
@@ -102,6 +108,8 @@ fn advise_uses_the_shipped_model_by_default_when_the_rules_fit() {
     let (_, err, ok) = host_trainer(
         &[
             "advise",
+            "--rules",
+            "four-player",
             "--hand",
             "123m456p789s1122z3z",
             "--model",
