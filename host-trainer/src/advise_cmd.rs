@@ -286,15 +286,17 @@ pub fn run(args: Args) -> Result<()> {
         let from_model = sidecar.as_ref().and_then(|s| RulesArg::from_name(&s.rules));
         let rules = args.rules.or(from_model).unwrap_or(RulesArg::FourPlayer);
         let read = position(&args, rules).and_then(|p| Ok(p.to_observation()?));
-        match (read, args.rules, from_model) {
-            (Err(e), None, Some(_)) => {
-                return Err(e.context(format!(
+        if args.rules.is_none() && from_model.is_some() {
+            // The user did not choose these rules: say where they came from.
+            read.with_context(|| {
+                format!(
                     "the position was read under {rules} rules, those of the {} \
                      (pass --rules for another preset)",
                     choice.name()
-                )))
-            }
-            (read, ..) => read?,
+                )
+            })?
+        } else {
+            read?
         }
     };
     if legal.is_empty() {
