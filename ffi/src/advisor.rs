@@ -66,7 +66,7 @@ fn model_error(e: inference::Error) -> Error {
         inference::Error::EncodingMismatch { .. } => mj_result::MJ_MODEL_MISMATCH,
         _ => mj_result::MJ_MODEL_ERROR,
     };
-    Error::new(code, e.to_string())
+    Error::new(code, e.full_message())
 }
 
 /// A model path argument: any bytes on Unix (paths need not be UTF-8), UTF-8 elsewhere.

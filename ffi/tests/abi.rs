@@ -620,6 +620,11 @@ fn advisor_nulls_and_bad_models() {
     assert_eq!(try_load(&dir.join("missing.onnx")), MJ_MODEL_ERROR);
     assert!(last_error().starts_with("mj_advisor_new: reading the model"));
     assert!(last_error().contains("missing.onnx"), "{}", last_error());
+    // The message carries its io cause (C callers get one string), exactly once.
+    let cause = std::fs::read(dir.join("missing.onnx"))
+        .unwrap_err()
+        .to_string();
+    assert_eq!(last_error().matches(&cause).count(), 1, "{}", last_error());
     let bytes = std::fs::read(&good).unwrap();
     let sidecar = std::fs::read_to_string(Sidecar::path_for(&good)).unwrap();
     let lonely = dir.join("lonely.onnx");

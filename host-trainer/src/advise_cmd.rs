@@ -8,15 +8,14 @@
 //! or, with `--json`, the `inference::Advice` as JSON.
 
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use engine::game::Observation;
-use inference::position::{from_json, per_seat, rules_preset, ClaimSpec, Position};
-use inference::{Advice, Advisor};
-
-/// The model used when `--model` is not given and the file exists.
-const DEFAULT_MODEL: &str = "models/default.onnx";
+use host_trainer::cli::{BeliefArg, RulesArg};
+use host_trainer::table::{Align, Table};
+use inference::position::{from_json, per_seat, ClaimSpec, Position};
+use inference::{Advice, Advisor, Sidecar};
 
 /// Arguments of `host-trainer advise`.
 #[derive(clap::Args)]
@@ -41,9 +40,10 @@ pub struct Args {
     /// The dealer seat.
     #[arg(long, default_value_t = 0)]
     pub dealer: u8,
-    /// Rules preset: `four-player` or `sanma`.
-    #[arg(long, default_value = "four-player")]
-    pub rules: String,
+    /// Rules preset. Default: the model's (from its sidecar; the shipped model is
+    /// sanma), four-player with `--no-model`.
+    #[arg(long, value_enum)]
+    pub rules: Option<RulesArg>,
     /// The tile just drawn (default: the last tile written in `--hand`).
     #[arg(long)]
     pub drawn: Option<String>,
@@ -59,8 +59,9 @@ pub struct Args {
     /// Read a JSON position or game record from stdin instead.
     #[arg(long)]
     pub stdin_json: bool,
-    /// The ONNX model (its sidecar `NAME.json` next to it); default: the shipped
-    /// `models/default.onnx` when its rules fit the position, else efficiency-only.
+    /// The ONNX model (its sidecar `NAME.json` next to it). Default: the shipped model
+    /// (`models/default.onnx`, compiled into this binary) when its rules fit the
+    /// position, else efficiency-only.
     #[arg(long, conflicts_with = "no_model")]
     pub model: Option<PathBuf>,
     /// Use no model: rank by the efficiency evaluator only.
@@ -80,26 +81,26 @@ pub struct Args {
     /// Most rollouts per candidate for `--search` (the time budget usually ends it first).
     #[arg(long, default_value_t = 20_000, requires = "search")]
     pub rollouts: u32,
-    /// `--search` worlds: `weighted` (inference about the opponents) or `uniform`.
-    #[arg(long, default_value = "weighted", requires = "search")]
-    pub belief: String,
+    /// `--search` worlds: inference about the opponents, or uniform deals.
+    #[arg(long, value_enum, default_value_t = BeliefArg::Weighted, requires = "search")]
+    pub belief: BeliefArg,
     /// Seed of the `--search` worlds.
     #[arg(long, default_value_t = 0, requires = "search")]
     pub seed: u64,
 }
 
-fn position(args: &Args) -> Result<Position> {
-    let rules = rules_preset(&args.rules)?;
+fn position(args: &Args, rules: RulesArg) -> Result<Position> {
+    let players = rules.rules().players;
     let hand = args.hand.clone().context("--hand is required")?;
     Ok(Position {
-        rules: Some(args.rules.clone()),
+        rules: Some(rules.as_str().into()),
         seat: args.seat,
         dealer: args.dealer,
         hand,
         drawn: args.drawn.clone(),
         after_call: args.after_call,
-        melds: per_seat(&args.melds, rules.players, args.seat, "melds")?,
-        discards: per_seat(&args.discards, rules.players, args.seat, "discards")?,
+        melds: per_seat(&args.melds, players, args.seat, "melds")?,
+        discards: per_seat(&args.discards, players, args.seat, "discards")?,
         claim: match (&args.claim, args.from) {
             (Some(tile), Some(from)) => Some(ClaimSpec {
                 tile: tile.clone(),
@@ -115,18 +116,59 @@ fn position(args: &Args) -> Result<Position> {
     })
 }
 
-/// The default model: `models/default.onnx` under the working directory, else the one
-/// in the checkout this binary was built from (so `cargo run -p host-trainer -- advise`
-/// finds the shipped model from any directory).
-fn default_model() -> Option<PathBuf> {
-    let here = PathBuf::from(DEFAULT_MODEL);
-    if here.exists() {
-        return Some(here);
+/// Where the policy comes from.
+enum ModelChoice {
+    /// `--no-model`.
+    None,
+    /// The shipped model compiled into the binary (no `--model`).
+    Shipped,
+    /// `--model PATH`: must load and fit the position.
+    File(PathBuf),
+}
+
+impl ModelChoice {
+    fn of(args: &Args) -> ModelChoice {
+        match (&args.model, args.no_model) {
+            (_, true) => ModelChoice::None,
+            (Some(p), false) => ModelChoice::File(p.clone()),
+            (None, false) => ModelChoice::Shipped,
+        }
     }
-    let checkout = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join(DEFAULT_MODEL);
-    checkout.exists().then_some(checkout)
+
+    /// The model, loaded (`None` for `--no-model`).
+    fn load(&self) -> Result<Option<Advisor>> {
+        match self {
+            ModelChoice::None => Ok(None),
+            ModelChoice::Shipped => Advisor::shipped()
+                .context("loading the shipped model compiled into this binary")
+                .map(Some),
+            ModelChoice::File(p) => Advisor::load(p)
+                .context("cannot load the model given by --model")
+                .map(Some),
+        }
+    }
+
+    /// The model's sidecar without building the model (for `--search`, which only
+    /// needs its rules).
+    fn sidecar(&self) -> Result<Option<Sidecar>> {
+        match self {
+            ModelChoice::None => Ok(None),
+            ModelChoice::Shipped => Ok(Some(inference::shipped::sidecar()?)),
+            ModelChoice::File(p) => Sidecar::load(&Sidecar::path_for(p))
+                .context("cannot read the sidecar of the model given by --model")
+                .map(Some),
+        }
+    }
+
+    /// How the model is named to the user: the path as given, never one of the build
+    /// machine.
+    fn name(&self) -> String {
+        match self {
+            ModelChoice::None => "no model".into(),
+            ModelChoice::Shipped => inference::shipped::NAME.into(),
+            ModelChoice::File(p) => p.display().to_string(),
+        }
+    }
 }
 
 /// Whether a model trained for the rules preset `model_rules` fits the observation's.
@@ -135,41 +177,32 @@ fn rules_fit(model_rules: &str, obs: &Observation) -> bool {
         .is_some_and(|r| r.players == obs.rules.players && r.tile_set == obs.rules.tile_set)
 }
 
-fn advisor(args: &Args, obs: &Observation) -> Result<Advisor> {
+/// The advisor for `obs`: the loaded model if its rules fit, else efficiency-only (the
+/// shipped default, with a note) or an error (an explicit `--model`).
+fn fit_advisor(choice: &ModelChoice, model: Option<Advisor>, obs: &Observation) -> Result<Advisor> {
     let efficiency_only = |why: String| {
         eprintln!("note: {why}: advice from the efficiency evaluator only");
         Ok(Advisor::efficiency_only())
     };
-    if args.no_model {
+    let Some(advisor) = model else {
         return efficiency_only("--no-model".into());
-    }
-    let (path, explicit) = match &args.model {
-        Some(p) => (p.clone(), true),
-        None => match default_model() {
-            Some(p) => (p, false),
-            None => {
-                return efficiency_only(format!("no model ({DEFAULT_MODEL} not found, no --model)"))
-            }
-        },
     };
-    let advisor =
-        Advisor::load(&path).with_context(|| format!("loading the model {}", path.display()))?;
     let model_rules = advisor
         .sidecar()
         .map(|s| s.rules.clone())
         .unwrap_or_default();
-    if !rules_fit(&model_rules, obs) {
-        let why = format!(
-            "the model {} was trained for {model_rules:?} rules, the position is {} players",
-            path.display(),
-            obs.rules.players
-        );
-        if explicit {
-            bail!("{why} (pass --rules {model_rules}, or --no-model)");
-        }
-        return efficiency_only(why);
+    if rules_fit(&model_rules, obs) {
+        return Ok(advisor);
     }
-    Ok(advisor)
+    let why = format!(
+        "the model {} was trained for {model_rules:?} rules, the position is {} players",
+        choice.name(),
+        obs.rules.players
+    );
+    match choice {
+        ModelChoice::File(_) => bail!("{why} (pass --rules {model_rules}, or --no-model)"),
+        _ => efficiency_only(why),
+    }
 }
 
 fn label(r: &inference::RankedAction) -> String {
@@ -179,7 +212,8 @@ fn label(r: &inference::RankedAction) -> String {
     }
 }
 
-/// The readable table.
+/// The readable table: a header of hand, value and source, then one row per action
+/// in columns measured by display width.
 pub fn table(advice: &Advice) -> String {
     let mut s = String::new();
     let glyphs = glyphs(&advice.hand);
@@ -192,10 +226,9 @@ pub fn table(advice: &Advice) -> String {
         None => s.push_str("value  -\n"),
     }
     s.push_str(&format!("source {}\n", advice.note));
-    s.push_str(&format!(
-        "{:>3}  {:<16} {:>7}  {:>7}  {:>5}  {:<16} {:>6}\n",
-        "#", "action", "prob", "score", "shan", "ukeire", "tiles"
-    ));
+    use Align::{Left, Right};
+    let mut t = Table::new(&[Right, Left, Right, Right, Right, Left, Right]);
+    t.row(["#", "action", "prob", "score", "shan", "ukeire", "tiles"]);
     for (i, r) in advice.actions.iter().enumerate() {
         let prob = r
             .probability
@@ -213,15 +246,9 @@ pub fn table(advice: &Advice) -> String {
             ),
             None => ("-".into(), "-".into(), "-".into(), "-".into()),
         };
-        // Mahjong glyphs take two terminal columns.
-        let l = label(r);
-        let pad = 16usize.saturating_sub(l.chars().count() + r.glyph.is_some() as usize);
-        s.push_str(&format!(
-            "{:>3}  {l}{:pad$} {prob:>7}  {score:>7}  {shan:>5}  {uk:<16} {n:>6}\n",
-            i + 1,
-            ""
-        ));
+        t.row([(i + 1).to_string(), label(r), prob, score, shan, uk, n]);
     }
+    s.push_str(&t.render());
     s
 }
 
@@ -239,6 +266,16 @@ fn glyphs(mpsz: &str) -> String {
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
+    let choice = ModelChoice::of(&args);
+    // The model is loaded before the position is read: without --rules, its sidecar
+    // names the rules. The search ranks without it and needs only the sidecar.
+    let (model, sidecar) = if args.search {
+        (None, choice.sidecar()?)
+    } else {
+        let model = choice.load()?;
+        let sidecar = model.as_ref().and_then(|m| m.sidecar().cloned());
+        (model, sidecar)
+    };
     let (obs, legal) = if args.stdin_json {
         let mut text = String::new();
         std::io::stdin()
@@ -246,7 +283,21 @@ pub fn run(args: Args) -> Result<()> {
             .context("reading stdin")?;
         from_json(&text)?
     } else {
-        position(&args)?.to_observation()?
+        let from_model = sidecar.as_ref().and_then(|s| RulesArg::from_name(&s.rules));
+        let rules = args.rules.or(from_model).unwrap_or(RulesArg::FourPlayer);
+        let read = position(&args, rules).and_then(|p| Ok(p.to_observation()?));
+        if args.rules.is_none() && from_model.is_some() {
+            // The user did not choose these rules: say where they came from.
+            read.with_context(|| {
+                format!(
+                    "the position was read under {rules} rules, those of the {} \
+                     (pass --rules for another preset)",
+                    choice.name()
+                )
+            })?
+        } else {
+            read?
+        }
     };
     if legal.is_empty() {
         bail!("the observing seat has no decision in this position");
@@ -254,7 +305,7 @@ pub fn run(args: Args) -> Result<()> {
     if args.search {
         return run_search(&args, &obs, &legal);
     }
-    let advisor = advisor(&args, &obs)?;
+    let advisor = fit_advisor(&choice, model, &obs)?;
     let advice = advisor.advise_with_legal(&obs, &legal)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&advice)?);
@@ -266,12 +317,12 @@ pub fn run(args: Args) -> Result<()> {
 
 /// `--search`: rollout search over the legal actions.
 fn run_search(args: &Args, obs: &Observation, legal: &[engine::game::Action]) -> Result<()> {
-    use search::{search, Belief, SearchConfig};
+    use search::{search, SearchConfig};
     let legal: engine::game::LegalActions = legal.iter().copied().collect();
     let mut cfg = SearchConfig::new(&obs.rules).map_err(anyhow::Error::msg)?;
     cfg.budget_ms = Some(args.budget_ms);
     cfg.rollouts = args.rollouts;
-    cfg.belief = Belief::parse(&args.belief)?;
+    cfg.belief = args.belief.into();
     cfg.seed = args.seed;
     // Advice ranks every candidate: spend the whole budget.
     cfg.early_stop = false;
@@ -295,26 +346,40 @@ pub fn search_table(r: &search::SearchResult) -> String {
             .map_or(String::new(), |e| format!(", belief ESS {e:.0}")),
         search::action_label(r.policy),
     ));
-    s.push_str(&format!(
-        "{:>3}  {:<14} {:>16}  {:>15}  {:>15}  {:>16}\n",
-        "#", "action", "points/hand", "win %", "deal-in %", "vs policy"
-    ));
+    use Align::{Left, Right};
+    let mut t = Table::new(&[Right, Left, Right, Right, Right, Right]);
+    t.row([
+        "#",
+        "action",
+        "points/hand",
+        "win %",
+        "deal-in %",
+        "vs policy",
+    ]);
+    let pm = |mean: f64, half: f64, scale: f64, signed: bool| {
+        if signed {
+            format!("{:+.3} ± {:.3}", mean * scale, half * scale)
+        } else {
+            format!("{:.1} ± {:.1}", mean * scale, half * scale)
+        }
+    };
     for (i, c) in r.candidates.iter().enumerate() {
         let mark = if c.action == r.chosen { "*" } else { " " };
-        s.push_str(&format!(
-            "{:>2}{mark}  {:<14} {:>+7.3} ± {:<6.3}  {:>6.1} ± {:<5.1}  {:>6.1} ± {:<5.1}  {:>+7.3} ± {:<6.3}\n",
-            i + 1,
-            c.label,
-            c.value.mean,
-            c.value.half_width(),
-            100.0 * c.win.mean,
-            100.0 * c.win.half_width(),
-            100.0 * c.deal_in.mean,
-            100.0 * c.deal_in.half_width(),
-            c.versus_policy.mean,
-            c.versus_policy.half_width(),
-        ));
+        t.row([
+            format!("{}{mark}", i + 1),
+            c.label.clone(),
+            pm(c.value.mean, c.value.half_width(), 1.0, true),
+            pm(c.win.mean, c.win.half_width(), 100.0, false),
+            pm(c.deal_in.mean, c.deal_in.half_width(), 100.0, false),
+            pm(
+                c.versus_policy.mean,
+                c.versus_policy.half_width(),
+                1.0,
+                true,
+            ),
+        ]);
     }
+    s.push_str(&t.render());
     s.push_str("(* = chosen: the policy's choice unless another beats it by more than 2 standard errors, paired)\n");
     s
 }

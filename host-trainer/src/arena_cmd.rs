@@ -8,27 +8,60 @@ use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
 use host_trainer::arena::{self, paired, ArenaConfig, ArenaReport, BotSpec, Seating};
+use host_trainer::cli::{BeliefArg, RulesArg};
 use host_trainer::policy;
-use search::{self, Belief, SearchConfig};
+use search::{self, SearchConfig};
+
+/// A bot for one seat of `--seats` / `--paired-with`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeatArg {
+    /// The random bot.
+    #[value(alias = "rand")]
+    Random,
+    /// The efficiency bot.
+    #[value(alias = "efficiency")]
+    Eff,
+    /// The learned policy of `--model`.
+    #[value(alias = "policy")]
+    Model,
+    /// Rollout search (flags `--search-*`).
+    Search,
+}
+
+impl From<SeatArg> for BotSpec {
+    fn from(s: SeatArg) -> BotSpec {
+        match s {
+            SeatArg::Random => BotSpec::Random,
+            SeatArg::Eff => BotSpec::Efficiency,
+            SeatArg::Model => BotSpec::Custom,
+            SeatArg::Search => BotSpec::Search,
+        }
+    }
+}
 
 /// Arguments of `host-trainer arena`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Bots by seat, comma-separated: `random`, `eff`, `model` (the ONNX policy of
-    /// `--model`) or `search` (rollout search, flags `--search-*`), one per player.
-    #[arg(long, default_value = "eff,random,random")]
-    pub seats: String,
+    /// Bots by seat, comma-separated, one per player (e.g. `model,eff,eff`).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "eff,random,random"
+    )]
+    pub seats: Vec<SeatArg>,
     /// Also play this line-up on the same walls and report, for every entry of
     /// `--seats` that differs from the same entry here, the paired difference
     /// (`--seats` minus this) with 95 % intervals. E.g. `--seats search,eff,eff
     /// --paired-with eff,eff,eff`.
-    #[arg(long)]
-    pub paired_with: Option<String>,
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub paired_with: Option<Vec<SeatArg>>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// The ONNX model (sidecar `NAME.json` beside it) played by `model` seats.
-    #[arg(long, default_value = "models/default.onnx")]
-    pub model: PathBuf,
+    /// Default: the shipped model (`models/default.onnx`, compiled into this binary).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
     /// Hands to play (rounded up to a multiple of the player count in duplicate mode).
     #[arg(long, default_value_t = 3000)]
     pub hands: u64,
@@ -38,9 +71,9 @@ pub struct Args {
     /// Worker threads (0 = one per core).
     #[arg(long, default_value_t = 0)]
     pub threads: usize,
-    /// Rules preset: `sanma` or `four-player`.
-    #[arg(long, default_value = "sanma")]
-    pub rules: String,
+    /// Rules preset.
+    #[arg(long, value_enum, default_value_t = RulesArg::Sanma)]
+    pub rules: RulesArg,
     /// Play every wall once only, without rotating the seats.
     #[arg(long)]
     pub no_duplicate: bool,
@@ -62,10 +95,9 @@ pub struct SearchArgs {
     /// makes results independent of machine load).
     #[arg(long)]
     pub search_ms: Option<f64>,
-    /// Search: how worlds are dealt, `weighted` (inference from the opponents' play)
-    /// or `uniform`.
-    #[arg(long, default_value = "weighted")]
-    pub search_belief: String,
+    /// Search: how worlds are dealt (inference from the opponents' play, or uniform).
+    #[arg(long, value_enum, default_value_t = BeliefArg::Weighted)]
+    pub search_belief: BeliefArg,
     /// Search: discards kept as candidates by value score (plus the policy's choice).
     #[arg(long, default_value_t = 5)]
     pub search_top_k: usize,
@@ -86,7 +118,7 @@ impl SearchArgs {
         let mut cfg = SearchConfig::new(rules).map_err(anyhow::Error::msg)?;
         cfg.rollouts = self.search_rollouts;
         cfg.budget_ms = self.search_ms;
-        cfg.belief = Belief::parse(&self.search_belief)?;
+        cfg.belief = self.search_belief.into();
         cfg.top_k = self.search_top_k;
         cfg.z = self.search_z;
         cfg.proposals = self.search_proposals;
@@ -97,22 +129,15 @@ impl SearchArgs {
     }
 }
 
-fn parse_seats(s: &str) -> Result<Vec<BotSpec>> {
-    s.split(',').map(BotSpec::parse).collect()
+fn bots(seats: &[SeatArg]) -> Vec<BotSpec> {
+    seats.iter().map(|&s| s.into()).collect()
 }
 
 /// Builds the arena configuration from the command line.
 pub fn config(args: &Args) -> Result<ArenaConfig> {
-    let Some(rules) = engine::Rules::preset(&args.rules) else {
-        bail!(
-            "unknown rules preset {:?} (expected sanma or four-player)",
-            args.rules
-        );
-    };
-    let seats = parse_seats(&args.seats)?;
     Ok(ArenaConfig {
-        rules,
-        seats,
+        rules: args.rules.rules(),
+        seats: bots(&args.seats),
         hands: args.hands,
         seed: args.seed,
         duplicate: !args.no_duplicate,
@@ -125,7 +150,7 @@ pub fn run(args: Args) -> Result<()> {
     let other = match &args.paired_with {
         Some(seats) => {
             let b = ArenaConfig {
-                seats: parse_seats(seats)?,
+                seats: bots(seats),
                 ..cfg.clone()
             };
             if b.seats.len() != cfg.seats.len() {
@@ -146,18 +171,18 @@ pub fn run(args: Args) -> Result<()> {
         .build()
         .context("building the thread pool")?;
     let custom = if all.contains(&BotSpec::Custom) {
-        let advisor = inference::Advisor::load(&args.model).with_context(|| {
-            format!(
-                "loading the model for the `model` seats: {}",
-                args.model.display()
-            )
-        })?;
+        let advisor = match &args.model {
+            Some(p) => inference::Advisor::load(p)
+                .context("cannot load the model given by --model for the `model` seats")?,
+            None => inference::Advisor::shipped()
+                .context("loading the shipped model compiled into this binary")?,
+        };
         if let Some(sidecar) = advisor.sidecar() {
-            if sidecar.rules != args.rules {
+            if RulesArg::from_name(&sidecar.rules) != Some(args.rules) {
                 bail!(
                     "the model was trained for rules {:?} but the arena plays {:?}",
                     sidecar.rules,
-                    args.rules
+                    args.rules.as_str()
                 );
             }
         }

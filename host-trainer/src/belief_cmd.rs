@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
+use host_trainer::cli::RulesArg;
 use search::{belief_eval, shanten_prior};
 
 /// Arguments of `host-trainer belief`.
@@ -15,9 +16,9 @@ pub struct Args {
     /// Proposals weighed per position.
     #[arg(long, default_value_t = 512)]
     pub proposals: usize,
-    /// Rules preset: `sanma` or `four-player`.
-    #[arg(long, default_value = "sanma")]
-    pub rules: String,
+    /// Rules preset.
+    #[arg(long, value_enum, default_value_t = RulesArg::Sanma)]
+    pub rules: RulesArg,
     /// Seed of the positions and proposals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -28,12 +29,7 @@ pub struct Args {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
-    let Some(rules) = engine::Rules::preset(&args.rules) else {
-        bail!(
-            "unknown rules preset {:?} (expected sanma or four-player)",
-            args.rules
-        );
-    };
+    let rules = args.rules.rules();
     if args.positions == 0 || args.proposals == 0 {
         bail!("--positions and --proposals must be at least 1");
     }

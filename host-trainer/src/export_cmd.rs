@@ -14,9 +14,8 @@ pub struct Args {
     /// The ONNX file to write (the sidecar goes next to it as `NAME.json`).
     #[arg(long)]
     pub out: PathBuf,
-    /// Rules preset recorded in the sidecar (`sanma` or `four-player`); default: the
-    /// run's `config.json`.
-    #[arg(long)]
+    /// Rules preset recorded in the sidecar; default: the run's `config.json`.
+    #[arg(long, value_parser = host_trainer::cli::RulesArg::name_parser())]
     pub rules: Option<String>,
 }
 

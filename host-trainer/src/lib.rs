@@ -3,6 +3,7 @@
 //! front-ends. The `host-trainer` binary is a thin clap layer over these modules.
 
 pub mod arena;
+pub mod cli;
 pub mod clock;
 #[cfg(feature = "train")]
 pub mod export;
@@ -11,6 +12,7 @@ pub mod plot;
 pub mod policy;
 pub mod report;
 pub mod search_agent;
+pub mod table;
 #[cfg(feature = "train")]
 pub mod train;
 

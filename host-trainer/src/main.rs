@@ -1,5 +1,6 @@
 //! `host-trainer`: the host command-line tool. Each subcommand lives in its own module.
-use clap::{Parser, Subcommand};
+use anyhow::Context;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod advise_cmd;
 mod arena_cmd;
@@ -29,7 +30,7 @@ enum Command {
     Belief(belief_cmd::Args),
     /// Trains the policy by self-play PPO with efficiency guidance (needs the `train` feature).
     #[cfg(feature = "train")]
-    Train(Box<host_trainer::train::TrainConfig>),
+    Train(Box<host_trainer::train::TrainArgs>),
     /// Exports a training checkpoint as an ONNX model plus sidecar for `advise` (needs
     /// the `train` feature).
     #[cfg(feature = "train")]
@@ -37,8 +38,17 @@ enum Command {
     /// Ranks the legal actions of a position: policy probability, value, efficiency facts.
     Advise(advise_cmd::Args),
     /// Evaluates a shipped model in the duplicate arena and writes its report
-    /// (`models/REPORT.md`) from the training run's files.
+    /// (`REPORT.md`, by default into the run folder) from the training run's files.
     Report(report_cmd::Args),
+    /// Prints a shell completion script to stdout, e.g.
+    /// `host-trainer completions bash > ~/.local/share/bash-completion/completions/host-trainer`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Prints the man page (roff) to stdout: `host-trainer man | man -l -`.
+    Man,
 }
 
 /// User errors print their message chain only, whatever `RUST_BACKTRACE` says
@@ -57,16 +67,36 @@ fn main() -> std::process::ExitCode {
 }
 
 fn run() -> anyhow::Result<()> {
-    let cli = Cli::parse();
+    // Parsed in two steps so that `train --config` can tell the flags given on the
+    // command line (which override the file) from defaults.
+    let matches = Cli::command().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
         Command::Arena(args) => arena_cmd::run(args),
         Command::Belief(args) => belief_cmd::run(args),
         #[cfg(feature = "train")]
-        Command::Train(cfg) => train_cmd::run(*cfg),
+        Command::Train(args) => {
+            let sub = matches
+                .subcommand_matches("train")
+                .context("the train subcommand's arguments")?;
+            train_cmd::run(args.resolve(sub)?)
+        }
         #[cfg(feature = "train")]
         Command::Export(args) => export_cmd::run(args),
         Command::Advise(args) => advise_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
+        Command::Completions { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "host-trainer",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
+        Command::Man => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .context("writing the man page"),
     }
 }

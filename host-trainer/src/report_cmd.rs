@@ -1,12 +1,17 @@
 //! `host-trainer report`: evaluates a shipped model and writes `REPORT.md`,
 //! `report.json` and the training curve into a folder (see `host_trainer::report`).
+//!
+//! The arguments are checked in the order they are listed (`--run`, `--ablation`,
+//! `--model`, `--out`) before the evaluation, which takes minutes: a missing run is
+//! reported as such, not as a missing model, and an existing `REPORT.md` is never
+//! overwritten without `--force`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use host_trainer::report::{self, ReportConfig};
+use host_trainer::report::{self, ReportConfig, RunSummary};
 
 /// Arguments of `host-trainer report`.
 #[derive(clap::Args, Debug)]
@@ -21,9 +26,13 @@ pub struct Args {
     /// The exported model (sidecar `NAME.json` beside it).
     #[arg(long, default_value = "models/default.onnx")]
     pub model: PathBuf,
-    /// Folder for REPORT.md, report.json and the curve images.
-    #[arg(long, default_value = "models")]
-    pub out: PathBuf,
+    /// Folder for REPORT.md, report.json and the curve images (default: the `--run`
+    /// folder). An existing REPORT.md there is refused unless `--force` is given.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Overwrite an existing REPORT.md (and report.json) in the `--out` folder.
+    #[arg(long)]
+    pub force: bool,
     /// Hands per line-up (four line-ups are played).
     #[arg(long, default_value_t = 10_000)]
     pub hands: u64,
@@ -45,8 +54,38 @@ pub struct Args {
     pub belief: Option<PathBuf>,
 }
 
+/// Fails on the first argument, in the order listed, that cannot work; returns the
+/// output folder.
+fn check_args(args: &Args) -> Result<PathBuf> {
+    RunSummary::load(&args.run)
+        .with_context(|| format!("--run {}: not a training run", args.run.display()))?;
+    if let Some(dir) = &args.ablation {
+        RunSummary::load(dir)
+            .with_context(|| format!("--ablation {}: not a training run", dir.display()))?;
+    }
+    std::fs::metadata(&args.model)
+        .with_context(|| format!("--model {}: cannot read the model", args.model.display()))?;
+    let out = args.out.clone().unwrap_or_else(|| args.run.clone());
+    refuse_overwrite(&out, args.force)?;
+    Ok(out)
+}
+
+/// An existing `REPORT.md` is somebody's report (the shipped one in `models/`):
+/// replacing it takes `--force`.
+fn refuse_overwrite(out: &Path, force: bool) -> Result<()> {
+    let existing = out.join("REPORT.md");
+    if existing.exists() && !force {
+        bail!(
+            "{} exists; pass --force to overwrite it, or --out another folder",
+            existing.display()
+        );
+    }
+    Ok(())
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> Result<()> {
+    let out = check_args(&args)?;
     let command = std::iter::once("host-trainer".to_string())
         .chain(std::env::args().skip(1))
         .collect::<Vec<_>>()
@@ -78,7 +117,7 @@ pub fn run(args: Args) -> Result<()> {
     );
     let rep = pool.install(|| report::generate(&cfg, &|| bar.inc(1)))?;
     bar.finish_and_clear();
-    report::write(&rep, &args.out)?;
+    report::write(&rep, &out)?;
     for t in &rep.targets {
         println!(
             "{} {}: {}",
@@ -87,6 +126,6 @@ pub fn run(args: Args) -> Result<()> {
             t.measured
         );
     }
-    println!("wrote {}", args.out.join("REPORT.md").display());
+    println!("wrote {}", out.join("REPORT.md").display());
     Ok(())
 }

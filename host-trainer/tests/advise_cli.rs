@@ -12,8 +12,7 @@ fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
         .arg("advise")
         .args(args)
-        // A scratch working directory (the shipped sanma model does not fit these
-        // four-player positions, so the default is efficiency-only).
+        // A scratch working directory: the shipped model is compiled in, not looked up.
         .current_dir(env!("CARGO_TARGET_TMPDIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -59,7 +58,11 @@ fn model(rules: &str) -> PathBuf {
 
 #[test]
 fn efficiency_only_table() {
-    let (out, err, ok) = run(&["--hand", "123m456p789s1122z3z"], "");
+    // Four-player: the shipped sanma model does not fit, so the default is efficiency-only.
+    let (out, err, ok) = run(
+        &["--rules", "four-player", "--hand", "123m456p789s1122z3z"],
+        "",
+    );
     assert!(ok, "{err}");
     assert!(err.contains("efficiency evaluator only"), "{err}");
     assert!(out.contains("123m456p789s11223z"), "{out}");
@@ -138,11 +141,15 @@ fn model_table_and_stdin_json() {
 fn bad_input_is_a_clear_error() {
     for (args, stdin, want) in [
         (vec!["--hand", "123x"], "", "unexpected character"),
-        (vec!["--hand", "123m"], "", "tiles"),
+        (
+            vec!["--rules", "four-player", "--hand", "123m"],
+            "",
+            "tiles",
+        ),
         (
             vec!["--hand", "123m456p789s1122z3z", "--rules", "riichi"],
             "",
-            "preset",
+            "possible values: sanma, four-player",
         ),
         (vec!["--stdin-json"], "{", "JSON"),
         (

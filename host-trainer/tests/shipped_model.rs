@@ -90,7 +90,16 @@ fn advise_uses_the_shipped_model_by_default_when_the_rules_fit() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(v["source"]["kind"], "model", "{out}");
     // A four-player position does not fit the sanma model: efficiency-only, said so.
-    let (_, err, ok) = host_trainer(&["advise", "--hand", "123m456p789s1122z3z"], scratch);
+    let (_, err, ok) = host_trainer(
+        &[
+            "advise",
+            "--rules",
+            "four-player",
+            "--hand",
+            "123m456p789s1122z3z",
+        ],
+        scratch,
+    );
     assert!(ok, "{err}");
     assert!(err.contains("trained for \"sanma\""), "{err}");
     // Asking for it explicitly on a four-player position is an error, not a silent
@@ -99,6 +108,8 @@ fn advise_uses_the_shipped_model_by_default_when_the_rules_fit() {
     let (_, err, ok) = host_trainer(
         &[
             "advise",
+            "--rules",
+            "four-player",
             "--hand",
             "123m456p789s1122z3z",
             "--model",

@@ -338,5 +338,36 @@ fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
         rows.iter().map(|r| r.update).collect::<Vec<_>>(),
         vec![1, 2, 3, 4]
     );
+    config_json_trains_again(&dir, &run);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `train --config <run>/config.json` through the CLI: one more tiny update in a new
+/// run folder whose config is the old one with the explicit flags on top.
+fn config_json_trains_again(dir: &std::path::Path, run: &std::path::Path) {
+    let read = |p: std::path::PathBuf| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+    };
+    let old = read(run.join(CONFIG_FILE));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+        .arg("train")
+        .arg("--config")
+        .arg(run.join(CONFIG_FILE))
+        .arg("--runs")
+        .arg(dir)
+        .args(["--id", "again", "--max-updates", "1", "--seed", "3"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let mut expected = old["config"].clone();
+    expected["id"] = "again".into();
+    expected["max_updates"] = 1.into();
+    expected["seed"] = 3.into();
+    expected["resume"] = serde_json::Value::Null;
+    assert_eq!(
+        read(dir.join("again").join(CONFIG_FILE))["config"],
+        expected
+    );
+    assert_eq!(expected["device"], "auto", "the CLI's spelling");
 }

@@ -26,9 +26,9 @@ type Plan = TypedRunnableModel;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PolicySource {
-    /// A learned policy loaded from an ONNX file.
+    /// A learned policy loaded from an ONNX file (or the embedded shipped model).
     Model {
-        /// The ONNX file.
+        /// The ONNX file, or [`crate::shipped::NAME`] for the embedded model.
         path: PathBuf,
         /// Its sidecar.
         sidecar: Sidecar,
@@ -165,13 +165,36 @@ impl Advisor {
     /// the optimised tract plan once. Missing, corrupt or truncated files and models of
     /// another shape are errors, never panics.
     pub fn load(path: &Path) -> Result<Advisor> {
-        let sidecar_path = Sidecar::path_for(path);
         let bytes = std::fs::read(path).map_err(|source| Error::Io {
             path: path.into(),
             action: "reading the model",
             source,
         })?;
-        let sidecar = Sidecar::load(&sidecar_path)?;
+        let sidecar = Sidecar::load(&Sidecar::path_for(path))?;
+        Advisor::from_parts(&bytes, sidecar, path)
+    }
+
+    /// The model shipped in `models/default.onnx`, compiled into the binary (so advice
+    /// works from any directory and after the binary is copied or installed). Its
+    /// [`PolicySource::Model`] path is [`crate::shipped::NAME`].
+    pub fn shipped() -> Result<Advisor> {
+        let name = Path::new(crate::shipped::NAME);
+        let sidecar = crate::shipped::sidecar()?;
+        Advisor::from_parts(crate::shipped::ONNX, sidecar, name)
+    }
+
+    /// An advisor from an ONNX file's bytes and its sidecar's JSON, e.g. both embedded
+    /// with `include_bytes!`; `name` only names the model in errors and in
+    /// [`PolicySource::Model`]. The same checks as [`Advisor::load`].
+    pub fn from_bytes(onnx: &[u8], sidecar_json: &str, name: &Path) -> Result<Advisor> {
+        let sidecar_name = Sidecar::path_for(name);
+        let sidecar = Sidecar::from_json(sidecar_json, &sidecar_name)?;
+        sidecar.check_encoding(&sidecar_name)?;
+        Advisor::from_parts(onnx, sidecar, name)
+    }
+
+    /// Builds the plans of a model whose sidecar is already validated.
+    fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
         let model_err = |detail: String| Error::Model {
             path: path.into(),
             detail,

@@ -1,23 +1,30 @@
 //! The crate's error type: every failure names what it was doing and on which file.
+//!
+//! An underlying error (the `std::io::Error` of a failed read) is the `source()` and is
+//! deliberately left out of `Display`: callers that print the chain (anyhow's `{:#}`,
+//! the CLI's "caused by" lines) would otherwise show it twice. Callers with room for one
+//! line only use [`Error::full_message`].
 
-use std::fmt;
 use std::path::PathBuf;
 
 /// Why exporting, loading or advising failed. Library code returns these; it never
 /// panics on input.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A file could not be read or written.
+    #[error("{action} {}", path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What was being done ("reading", "writing").
+        /// What was being done ("reading the model", "writing").
         action: &'static str,
         /// The underlying error.
+        #[source]
         source: std::io::Error,
     },
     /// The JSON sidecar is missing a field, is not JSON, or is inconsistent.
+    #[error("model sidecar {}: {detail}", path.display())]
     Sidecar {
         /// The sidecar file.
         path: PathBuf,
@@ -25,6 +32,11 @@ pub enum Error {
         detail: String,
     },
     /// The model was built for another observation encoding than this engine's.
+    #[error(
+        "{source_name}: the model expects observation encoding version {model}, but this \
+         engine encodes version {engine}; re-export the model from a checkpoint trained \
+         with encoding version {engine}"
+    )]
     EncodingMismatch {
         /// Where the version came from (a sidecar path or "weights").
         source_name: String,
@@ -34,6 +46,7 @@ pub enum Error {
         engine: u32,
     },
     /// The ONNX file is not a valid model (corrupt, truncated, or of another shape).
+    #[error("model {}: {detail}", path.display())]
     Model {
         /// The model file.
         path: PathBuf,
@@ -42,52 +55,28 @@ pub enum Error {
     },
     /// The weights do not fit the model configuration (missing, extra or misshapen
     /// tensors, or an invalid configuration).
+    #[error("model weights: {0}")]
     Weights(String),
     /// Running the model failed.
+    #[error("inference: {0}")]
     Inference(String),
     /// A position (compact string or JSON) could not be turned into an observation.
+    #[error("position: {0}")]
     Position(String),
 }
 
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Io {
-                path,
-                action,
-                source,
-            } => {
-                write!(f, "{action} {}: {source}", path.display())
-            }
-            Error::Sidecar { path, detail } => {
-                write!(f, "model sidecar {}: {detail}", path.display())
-            }
-            Error::EncodingMismatch {
-                source_name,
-                model,
-                engine,
-            } => write!(
-                f,
-                "{source_name}: the model expects observation encoding version {model}, \
-                 but this engine encodes version {engine}; re-export the model from a \
-                 checkpoint trained with encoding version {engine}"
-            ),
-            Error::Model { path, detail } => {
-                write!(f, "model {}: {detail}", path.display())
-            }
-            Error::Weights(d) => write!(f, "model weights: {d}"),
-            Error::Inference(d) => write!(f, "inference: {d}"),
-            Error::Position(d) => write!(f, "position: {d}"),
+impl Error {
+    /// The message followed by its causes, `": "`-separated, for one-line reports
+    /// (the C ABI's error string, the ARM demo's stderr line).
+    pub fn full_message(&self) -> String {
+        let mut s = self.to_string();
+        let mut cause = std::error::Error::source(self);
+        while let Some(c) = cause {
+            s.push_str(": ");
+            s.push_str(&c.to_string());
+            cause = c.source();
         }
-    }
-}
-
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Io { source, .. } => Some(source),
-            _ => None,
-        }
+        s
     }
 }
 

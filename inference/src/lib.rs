@@ -8,6 +8,7 @@
 //!   threads), and ranks every legal action of an observation with its policy
 //!   probability, the critic's value and the efficiency facts of each discard; or,
 //!   without a model, ranks by the engine's value scores alone.
+//! - [`shipped`]: the shipped model (`models/default.onnx`), compiled in.
 //! - [`position`]: a JSON / compact-string position format turned into an
 //!   `engine::game::Observation` plus its legal actions.
 //!
@@ -22,6 +23,7 @@ pub mod legal;
 pub mod onnx_export;
 pub mod position;
 pub mod reference;
+pub mod shipped;
 pub mod sidecar;
 pub mod weights;
 

@@ -18,8 +18,10 @@
 //!   skips) when a cross compiler, a Rust target or QEMU is missing: `scripts/setup`
 //!   installs them.
 //! - `linux_advisor_rejects_bad_input`: a missing or corrupt model, a bad position line
-//!   and a bad flag give a clear error and a nonzero exit status, never a panic; no
-//!   `models/default.onnx` gives a note and the efficiency-only advisor.
+//!   and a bad flag give a clear error (the cause said once) and a nonzero exit status,
+//!   never a panic; without `--model`, from a directory with no `models/`, the binary
+//!   uses the shipped model compiled into it, with the same output as `--model
+//!   models/default.onnx`.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -706,18 +708,27 @@ fn linux_advisor_rejects_bad_input() {
         );
     };
 
-    // No models/default.onnx in the working directory: a note, then efficiency-only.
+    // No models/ in the working directory: the shipped model compiled into the binary.
     let o = run(&[]);
     assert_eq!(o.code, Some(0), "default run failed:\n{}", o.stderr);
     assert!(
-        o.stderr.contains("no model at models/default.onnx")
-            && o.stdout.contains("source=efficiency-only"),
-        "missing default model must fall back with a note:\n{}\n{}",
+        o.stderr.contains("embedded default model") && o.stdout.contains("source=model"),
+        "the default must be the embedded model:\n{}\n{}",
         o.stderr,
         o.stdout
     );
+    let shipped = repo_root().join("models/default.onnx");
+    let file = run(&["--model", shipped.to_str().expect("UTF-8 path")]);
+    assert_eq!(file.code, Some(0), "{}", file.stderr);
+    assert_eq!(o.stdout, file.stdout, "embedded and on-disk model differ");
 
     fails(&["--model", "nowhere.onnx"], 1, "cannot load the model");
+    // The io error is named once, not in the message and again as its cause.
+    let cause = std::fs::read(scratch.join("nowhere.onnx"))
+        .expect_err("no such file")
+        .to_string();
+    let o = run(&["--model", "nowhere.onnx"]);
+    assert_eq!(o.stderr.matches(&cause).count(), 1, "{cause}: {}", o.stderr);
     let corrupt = scratch.join("corrupt.onnx");
     std::fs::write(&corrupt, b"\x08\x07not an onnx file at all").expect("write");
     std::fs::write(Sidecar::path_for(&corrupt), "{}").expect("write");

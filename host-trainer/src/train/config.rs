@@ -1,28 +1,44 @@
 //! Every hyperparameter of a training run, in one clap-derive struct (its doc lines are
-//! `host-trainer train --help`). The struct is saved as `config.json` in the run folder.
+//! `host-trainer train --help`). The struct is saved as `config.json` in the run folder,
+//! with the CLI's value spellings (`"auto"`, `"on"`), and [`TrainArgs`] reads such a
+//! file back with `train --config FILE`, the flags given on the command line winning.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use clap::{Parser, ValueEnum};
+use anyhow::{bail, Context, Result};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Parser, ValueEnum};
 use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::cli::RulesArg;
 
 /// Where tensors of the learner live.
+// Runs written before the CLI spellings were used say "Auto", "Cpu", "Cuda": the
+// aliases keep them readable (resume, `--config`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum DeviceChoice {
     /// CUDA when available, else the CPU.
+    #[serde(alias = "Auto")]
     Auto,
     /// The CPU.
+    #[serde(alias = "Cpu")]
     Cpu,
     /// The first CUDA device (an error when none is available).
+    #[serde(alias = "Cuda")]
     Cuda,
 }
 
 /// Efficiency guidance on or off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Guidance {
     /// Auxiliary loss towards the efficiency bot's discard, annealed to zero.
+    #[serde(alias = "On")]
     On,
     /// No auxiliary loss (the ablation).
+    #[serde(alias = "Off")]
     Off,
 }
 
@@ -30,8 +46,8 @@ pub enum Guidance {
 #[derive(Parser, Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[command(name = "train")]
 pub struct TrainConfig {
-    /// Rules preset: `sanma` or `four-player`.
-    #[arg(long, default_value = "sanma")]
+    /// Rules preset.
+    #[arg(long, default_value = "sanma", value_parser = RulesArg::name_parser())]
     pub rules: String,
     /// Master seed (self-play walls, sampling, initial weights, minibatch order).
     #[arg(long, default_value_t = 1)]
@@ -156,5 +172,163 @@ pub struct TrainConfig {
 impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig::parse_from(["train"])
+    }
+}
+
+/// `host-trainer train`: the hyperparameters, optionally read from a file first.
+#[derive(Parser, Clone, Debug)]
+#[command(name = "train")]
+pub struct TrainArgs {
+    /// Take the hyperparameters from this file: a run's `config.json` or a JSON object
+    /// with the same keys (`steps_per_update` or `steps-per-update`) and the CLI's
+    /// values. Flags given on the command line override it; the run's place (`runs`,
+    /// `id`, `resume`) is never taken from the file, so a new run folder is made.
+    #[arg(long, conflicts_with = "resume")]
+    pub config: Option<PathBuf>,
+    /// The hyperparameters of the command line.
+    #[command(flatten)]
+    pub train: TrainConfig,
+}
+
+/// Keys of a config file that say where a run lives, not how it trains.
+const PLACE_KEYS: [&str; 3] = ["runs", "id", "resume"];
+
+impl TrainArgs {
+    /// The configuration to train with: the command line's, or with `--config` the
+    /// file's, overridden by every flag of `matches` (the train subcommand's matches)
+    /// that was given on the command line.
+    pub fn resolve(&self, matches: &ArgMatches) -> Result<TrainConfig> {
+        let Some(path) = &self.config else {
+            return Ok(self.train.clone());
+        };
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading --config {}", path.display()))?;
+        let file: Value = serde_json::from_str(&text)
+            .with_context(|| format!("--config {} is not JSON", path.display()))?;
+        merge(&file, &self.train, matches, path)
+    }
+}
+
+/// The file's settings (a run's `config.json` keeps them under `"config"`) with the
+/// explicit flags of `matches` on top.
+fn merge(
+    file: &Value,
+    cli: &TrainConfig,
+    matches: &ArgMatches,
+    path: &Path,
+) -> Result<TrainConfig> {
+    let settings = match file.get("config") {
+        Some(inner) if inner.is_object() => inner,
+        _ => file,
+    };
+    let Some(settings) = settings.as_object() else {
+        bail!("--config {}: expected a JSON object", path.display());
+    };
+    let Value::Object(mut merged) = serde_json::to_value(cli).context("serializing the flags")?
+    else {
+        bail!("the train flags did not serialize to an object");
+    };
+    let mut from_file = Map::new();
+    for (key, value) in settings {
+        let key = key.replace('-', "_");
+        if !merged.contains_key(&key) {
+            bail!(
+                "--config {}: unknown setting {key:?} (see `host-trainer train --help`)",
+                path.display()
+            );
+        }
+        if !PLACE_KEYS.contains(&key.as_str()) {
+            from_file.insert(key, value.clone());
+        }
+    }
+    for (key, value) in from_file {
+        if matches.value_source(&key) != Some(ValueSource::CommandLine) {
+            merged.insert(key, value);
+        }
+    }
+    let cfg: TrainConfig = serde_json::from_value(Value::Object(merged))
+        .with_context(|| format!("--config {}: a setting has the wrong type", path.display()))?;
+    if RulesArg::from_name(&cfg.rules).is_none() {
+        bail!(
+            "--config {}: unknown rules {:?} (sanma or four-player)",
+            path.display(),
+            cfg.rules
+        );
+    }
+    Ok(cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches};
+
+    fn resolve(args: &[&str]) -> Result<TrainConfig> {
+        let matches = TrainArgs::command().try_get_matches_from(args)?;
+        TrainArgs::from_arg_matches(&matches)?.resolve(&matches)
+    }
+
+    fn scratch(name: &str, text: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("train-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_saved_config_round_trips_and_flags_override_it() {
+        let mut saved = TrainConfig::parse_from(["train", "--rules", "four-player", "--seed", "7"]);
+        saved.guidance = Guidance::Off;
+        saved.device = DeviceChoice::Cpu;
+        saved.steps_per_update = 512;
+        saved.id = Some("old-run".into());
+        let run_file = serde_json::json!({"config": saved, "git_revision": "x"});
+        let path = scratch("config.json", &run_file.to_string());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("\"device\":\"cpu\"") && text.contains("\"guidance\":\"off\""),
+            "{text}"
+        );
+        let p = path.to_str().unwrap();
+        let cfg = resolve(&["train", "--config", p]).unwrap();
+        assert_eq!(cfg.id, None, "the run's place is not taken from the file");
+        assert_eq!(
+            TrainConfig {
+                id: Some("old-run".into()),
+                ..cfg.clone()
+            },
+            saved
+        );
+        // An explicit flag wins, even one equal to its default; the rest stays the file's.
+        let cfg = resolve(&["train", "--config", p, "--seed", "1", "--guidance", "on"]).unwrap();
+        assert_eq!((cfg.seed, cfg.guidance), (1, Guidance::On));
+        assert_eq!(
+            (cfg.rules.as_str(), cfg.steps_per_update),
+            ("four-player", 512)
+        );
+    }
+
+    #[test]
+    fn old_spellings_kebab_keys_and_bad_files() {
+        let path = scratch("old.json", r#"{"device": "Cuda", "steps-per-update": 64}"#);
+        let cfg = resolve(&["train", "--config", path.to_str().unwrap()]).unwrap();
+        assert_eq!((cfg.device, cfg.steps_per_update), (DeviceChoice::Cuda, 64));
+        for (name, text, want) in [
+            (
+                "unknown.json",
+                r#"{"stepz": 1}"#,
+                "unknown setting \"stepz\"",
+            ),
+            ("rules.json", r#"{"rules": "Sanma"}"#, "unknown rules"),
+            ("type.json", r#"{"seed": "x"}"#, "wrong type"),
+            ("array.json", "[1]", "expected a JSON object"),
+        ] {
+            let path = scratch(name, text);
+            let err = resolve(&["train", "--config", path.to_str().unwrap()]).unwrap_err();
+            assert!(format!("{err:#}").contains(want), "{name}: {err:#}");
+        }
+        let err = resolve(&["train", "--config", "/nonexistent/c.json"]).unwrap_err();
+        assert!(format!("{err:#}").contains("c.json"), "{err:#}");
     }
 }

@@ -74,5 +74,5 @@ pub mod ppo;
 pub mod run;
 pub mod selfplay;
 
-pub use config::{DeviceChoice, Guidance, TrainConfig};
+pub use config::{DeviceChoice, Guidance, TrainArgs, TrainConfig};
 pub use run::{evaluate, evaluate_until, train, TrainOutcome};

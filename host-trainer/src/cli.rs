@@ -1,0 +1,96 @@
+//! Closed choices shared by several subcommands, as clap `ValueEnum`s: `--help` lists
+//! their values and a misspelling (`--rules Sanma`) is refused with the valid ones and
+//! a suggestion. The spellings are also those of `config.json` and of the sidecar.
+
+use clap::ValueEnum;
+use serde::{Deserialize, Serialize};
+
+/// A rules preset (`engine::Rules::preset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RulesArg {
+    /// Three players, no 2m–8m, no chi.
+    #[value(alias = "3p")]
+    Sanma,
+    /// Four players, the full tile set.
+    #[value(alias = "4p", alias = "yonma", alias = "four_player")]
+    FourPlayer,
+}
+
+impl RulesArg {
+    /// The preset name, as the CLI and the sidecar spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RulesArg::Sanma => "sanma",
+            RulesArg::FourPlayer => "four-player",
+        }
+    }
+
+    /// The engine's rules of this preset.
+    pub fn rules(self) -> engine::Rules {
+        match self {
+            RulesArg::Sanma => engine::Rules::sanma(),
+            RulesArg::FourPlayer => engine::Rules::four_player(),
+        }
+    }
+
+    /// The preset of a name as the sidecar spells it, aliases included (`None` for an
+    /// unknown one).
+    pub fn from_name(name: &str) -> Option<RulesArg> {
+        RulesArg::from_str(name, false).ok()
+    }
+
+    /// A clap parser for `String` fields that must hold a preset name (the trainer's
+    /// `TrainConfig::rules`, which is saved and compared as a string).
+    pub fn name_parser() -> clap::builder::PossibleValuesParser {
+        clap::builder::PossibleValuesParser::new(
+            RulesArg::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value()),
+        )
+    }
+}
+
+impl std::fmt::Display for RulesArg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How the search deals the worlds it rolls out (`search::Belief`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BeliefArg {
+    /// Opponents' hands weighted by inference from their play.
+    #[value(alias = "belief")]
+    Weighted,
+    /// Uniformly among all deals consistent with the observation.
+    Uniform,
+}
+
+impl From<BeliefArg> for search::Belief {
+    fn from(b: BeliefArg) -> search::Belief {
+        match b {
+            BeliefArg::Weighted => search::Belief::Weighted,
+            BeliefArg::Uniform => search::Belief::Uniform,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_through_the_engine_presets() {
+        for r in RulesArg::value_variants() {
+            assert_eq!(RulesArg::from_name(r.as_str()), Some(*r));
+            let preset = engine::Rules::preset(r.as_str()).expect("engine knows the name");
+            assert_eq!(preset.players, r.rules().players);
+            assert_eq!(
+                serde_json::to_string(r).unwrap(),
+                format!("\"{}\"", r.as_str())
+            );
+        }
+        assert_eq!(RulesArg::from_name("Sanma"), None);
+    }
+}
