@@ -19,8 +19,8 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn record_revision() {
     let revision = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".into());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-        .is_some_and(|s| !s.is_empty());
+    let dirty =
+        git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     let suffix = if dirty { "-dirty" } else { "" };
     println!("cargo:rustc-env=HOST_TRAINER_GIT_REVISION={revision}{suffix}");
     // Rerun on a commit or checkout, and when the sources of the crates the binary is

@@ -40,6 +40,9 @@ mod tests {
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()
             .map(|s| s.success());
-        assert!(found.unwrap_or(true), "{rev} is not a commit of this repository");
+        assert!(
+            found.unwrap_or(true),
+            "{rev} is not a commit of this repository"
+        );
     }
 }
