@@ -180,7 +180,19 @@ fn hidden_information_never_changes_the_encoding() {
                 assert_eq!(la, lb);
                 compared += 1;
             }
-            let common: Vec<Action> = la.iter().filter(|x| lb.contains(*x)).collect();
+            // A discard is public together with whether it was the tile just drawn
+            // (`Discard::tsumogiri`): the twins stay twins only through discards that
+            // agree on it.
+            let drawn = |g: &Game| g.observation(seat).ok().and_then(|o| o.drawn);
+            let (da, db) = (drawn(&a), drawn(&b));
+            let same_publicly = |x: &Action| match x {
+                Action::Discard(t) => (da == Some(*t)) == (db == Some(*t)),
+                _ => true,
+            };
+            let common: Vec<Action> = la
+                .iter()
+                .filter(|x| lb.contains(*x) && same_publicly(x))
+                .collect();
             if common.is_empty() {
                 break;
             }
