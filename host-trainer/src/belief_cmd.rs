@@ -42,16 +42,23 @@ pub fn run(args: Args) -> Result<()> {
         args.rules,
         args.proposals
     );
+    let models = belief_eval::models(&prior);
+    // The model names are ASCII apart from "ε" (one column): width by characters.
+    let w = models
+        .iter()
+        .map(|(n, _)| n.chars().count())
+        .max()
+        .unwrap_or(5);
     println!(
-        "{:<20} {:>14} {:>16} {:>13} {:>15} {:>8}",
+        "{:<w$} {:>14} {:>16} {:>13} {:>15} {:>8}",
         "model", "deal-in Brier", "deal-in logloss", "tenpai Brier", "tile log-lik", "ESS"
     );
     let mut scores = Vec::new();
-    for (name, model) in belief_eval::models(&prior) {
+    for (name, model) in models {
         let s = belief_eval::score(&name, &model, &positions, args.proposals, args.seed)
             .map_err(|e| anyhow::anyhow!("scoring {name}: {e}"))?;
         println!(
-            "{:<20} {:>14.5} {:>16.5} {:>13.5} {:>15.4} {:>8.1}",
+            "{:<w$} {:>14.5} {:>16.5} {:>13.5} {:>15.4} {:>8.1}",
             s.model,
             s.deal_in_brier,
             s.deal_in_log_loss,

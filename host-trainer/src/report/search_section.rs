@@ -125,6 +125,14 @@ fn flag(command: &str, name: &str) -> String {
     String::new()
 }
 
+/// `command` with its program (wherever the binary was) written as `host-trainer`.
+fn as_typed(command: &str) -> String {
+    match command.split_once(' ') {
+        Some((_, rest)) => format!("host-trainer {rest}"),
+        None => "host-trainer".into(),
+    }
+}
+
 /// Appends the section's Markdown to `s`.
 pub fn render(section: &SearchSection, s: &mut String) {
     if section.runs.is_empty() && section.belief.is_none() {
@@ -180,7 +188,7 @@ pub fn render(section: &SearchSection, s: &mut String) {
                 s,
                 "- `{}`: {} ({} searches, {} failed, {} threads)",
                 r.file.display(),
-                format_args!("`{}`", r.command.replace("/tmp/ht", "host-trainer")),
+                format_args!("`{}`", as_typed(&r.command)),
                 r.searches,
                 r.failures,
                 r.threads
@@ -244,6 +252,11 @@ mod tests {
             assert_eq!(row.matches('|').count(), columns, "{row}");
             let rev = run.git_revision.get(..7).unwrap_or(&run.git_revision);
             assert!(row.contains(&format!("| {rev} |")), "{row}");
+        }
+        let commands: Vec<&str> = s.lines().filter(|l| l.starts_with("- `")).collect();
+        assert_eq!(commands.len(), section.runs.len());
+        for c in commands {
+            assert!(c.contains(": `host-trainer arena "), "{c}");
         }
         let models = section.belief.as_ref().and_then(Value::as_array).unwrap();
         let belief_rows = s
