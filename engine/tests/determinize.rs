@@ -17,18 +17,24 @@ fn presets() -> [(&'static str, Rules); 2] {
     [("sanma", sanma), ("four-player", four)]
 }
 
+/// Four random bots for hand `h` that call often (so melds, kans and claim windows
+/// occur).
+fn callers(h: u64) -> Vec<RandomBot> {
+    (0..4)
+        .map(|s| {
+            let mut b = RandomBot::new(Rng::derive_seed(h, s));
+            b.call_probability = 0.5;
+            b
+        })
+        .collect()
+}
+
 /// Calls `at` at every decision of `hands` hands of random play (random bots that
 /// call often, so melds, kans and claim windows occur), for the seat to decide.
 fn each_decision(rules: Rules, hands: u64, seed: u64, mut at: impl FnMut(&Game, u8)) {
     for h in 0..hands {
         let mut game = Game::new(rules, Rng::derive_seed(seed, h)).unwrap();
-        let mut bots: Vec<RandomBot> = (0..4)
-            .map(|s| {
-                let mut b = RandomBot::new(Rng::derive_seed(h, s));
-                b.call_probability = 0.5;
-                b
-            })
-            .collect();
+        let mut bots = callers(h);
         while game.last_result().is_none() {
             let seat = game.seats_to_act()[0];
             at(&game, seat);
@@ -288,13 +294,7 @@ fn tsumogiri_marks_discards_of_the_drawn_tile() {
         let (mut marked, mut unmarked) = (0u32, 0u32);
         for h in 0..200u64 {
             let mut game = Game::new(rules, Rng::derive_seed(5, h)).unwrap();
-            let mut bots: Vec<RandomBot> = (0..4)
-                .map(|s| {
-                    let mut b = RandomBot::new(Rng::derive_seed(h, s));
-                    b.call_probability = 0.5;
-                    b
-                })
-                .collect();
+            let mut bots = callers(h);
             while game.last_result().is_none() {
                 let seat = game.seats_to_act()[0];
                 let obs = game.observation(seat).unwrap();
