@@ -3,6 +3,8 @@
 //! `export` → `advise --model` flow uses the policy.
 #![cfg(feature = "train")]
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
@@ -32,34 +34,9 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A tiny PPO run (two updates) under `dir/tiny`; returns the run folder.
 fn tiny_run(dir: &Path, rules: &str) -> PathBuf {
-    let args = [
-        "train",
-        "--rules",
-        rules,
-        "--runs",
-        &dir.display().to_string(),
-        "--id",
-        "tiny",
-        "--layers",
-        "1",
-        "--d-model",
-        "16",
-        "--heads",
-        "2",
-        "--ff",
-        "32",
-        "--workers",
-        "1",
-        "--tables",
-        "2",
-        "--steps-per-update",
-        "48",
-        "--minibatch",
-        "16",
-        "--epochs",
-        "1",
-        "--send-every",
-        "2",
+    let runs = dir.display().to_string();
+    let head = ["train", "--rules", rules, "--runs", &runs, "--id", "tiny"];
+    let tail = [
         "--eval-every",
         "0",
         "--eval-hands",
@@ -71,8 +48,13 @@ fn tiny_run(dir: &Path, rules: &str) -> PathBuf {
         "--device",
         "cpu",
         "--quiet",
-    ]
-    .map(String::from);
+    ];
+    let args: Vec<String> = head
+        .iter()
+        .chain(&common::TINY_TRAINING)
+        .chain(&tail)
+        .map(|s| s.to_string())
+        .collect();
     let cfg = TrainConfig::parse_from(args);
     let out = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap();
     assert_eq!(out.progress.update, 2);

@@ -2,6 +2,8 @@
 //! checkpoint and a resume.
 #![cfg(feature = "train")]
 
+mod common;
+
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -253,26 +255,6 @@ fn tiny_run(
         dir.display().to_string(),
         "--id".into(),
         "smoke".into(),
-        "--layers".into(),
-        "1".into(),
-        "--d-model".into(),
-        "16".into(),
-        "--heads".into(),
-        "2".into(),
-        "--ff".into(),
-        "32".into(),
-        "--workers".into(),
-        "1".into(),
-        "--tables".into(),
-        "2".into(),
-        "--steps-per-update".into(),
-        "48".into(),
-        "--minibatch".into(),
-        "16".into(),
-        "--epochs".into(),
-        "1".into(),
-        "--send-every".into(),
-        "2".into(),
         "--eval-every".into(),
         "2".into(),
         "--eval-hands".into(),
@@ -283,6 +265,7 @@ fn tiny_run(
         max_updates.to_string(),
         "--quiet".into(),
     ];
+    args.extend(common::TINY_TRAINING.map(String::from));
     if resume {
         args.push("--resume".into());
         args.push(dir.join("smoke").display().to_string());

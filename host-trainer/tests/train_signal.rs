@@ -4,6 +4,8 @@
 //! continue the run.
 #![cfg(all(feature = "train", unix))]
 
+mod common;
+
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -119,32 +121,10 @@ fn scratch(name: &str) -> PathBuf {
 fn tiny_args(runs: &Path, eval_hands: u64) -> Vec<String> {
     let mut args: Vec<String> = ["train", "--runs"].map(String::from).to_vec();
     args.push(runs.display().to_string());
+    args.extend(["--id", "sig", "--device", "cpu"].map(String::from));
+    args.extend(common::TINY_TRAINING.map(String::from));
     args.extend(
         [
-            "--id",
-            "sig",
-            "--layers",
-            "1",
-            "--d-model",
-            "16",
-            "--heads",
-            "2",
-            "--ff",
-            "32",
-            "--device",
-            "cpu",
-            "--workers",
-            "1",
-            "--tables",
-            "2",
-            "--steps-per-update",
-            "48",
-            "--minibatch",
-            "16",
-            "--epochs",
-            "1",
-            "--send-every",
-            "2",
             "--eval-every",
             "2",
             "--checkpoint-every",
