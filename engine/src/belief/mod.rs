@@ -189,7 +189,7 @@ struct Revealed {
     /// the last discard that changed the hand (tedashi) and the tsumogiri discards
     /// since, oldest first, each with whether it was chosen on a draw (so a win was
     /// possible). For each, `H + d` is exactly the hand the opponent chose from.
-    steady: [(Tile, bool); STEADY_CAP],
+    steady: [Decision; STEADY_CAP],
     /// Entries of `steady` in use.
     steady_len: usize,
     /// Tile types discarded by others while the hand has been `H`, which the opponent
@@ -203,8 +203,28 @@ struct Revealed {
     unseen_base: TileCounts,
 }
 
+/// One discard made from the current hand (see [`Revealed::steady`]).
+#[derive(Clone, Copy, Debug)]
+struct Decision {
+    tile: Tile,
+    /// Chosen on a draw, so a win was possible.
+    on_draw: bool,
+    /// The opponent's unseen counts then ≈ now, with the tile still in its hand
+    /// (before removing the rest of its hand).
+    unseen: TileCounts,
+}
+
+/// The efficiency rule's factors, fixed for one call.
+#[derive(Clone, Copy)]
+struct Judge {
+    set: crate::tile::TileSet,
+    forms: Forms,
+    ln_eps: f64,
+    ln_ukeire: f64,
+}
+
 impl Revealed {
-    fn steady(&self) -> &[(Tile, bool)] {
+    fn steady(&self) -> &[Decision] {
         self.steady.get(..self.steady_len).unwrap_or(&[])
     }
 }
@@ -239,14 +259,6 @@ fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
         }
     }
     let window = own.get(start..).unwrap_or(&[]);
-    let mut steady = [(Tile::EAST, false); STEADY_CAP];
-    let skip = window.len().saturating_sub(STEADY_CAP);
-    let mut steady_len = 0;
-    for (slot, d) in steady.iter_mut().zip(window.iter().skip(skip)) {
-        let on_draw = d.tsumogiri || !follows_call(obs, melds, d);
-        *slot = (d.tile, on_draw);
-        steady_len += 1;
-    }
     let since = window.first().map(|d| d.seq);
     // The discard a claim window is open on has not been answered yet.
     let pending_seq = obs
@@ -282,6 +294,20 @@ fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
             .saturating_sub(obs.unseen[i])
             .saturating_sub(obs.hand[i]);
         unseen_base[i] = full[i].saturating_sub(open);
+    }
+    let mut steady = [Decision {
+        tile: Tile::EAST,
+        on_draw: false,
+        unseen: unseen_base,
+    }; STEADY_CAP];
+    let skip = window.len().saturating_sub(STEADY_CAP);
+    let mut steady_len = 0;
+    for (slot, d) in steady.iter_mut().zip(window.iter().skip(skip)) {
+        let i = d.tile.index();
+        slot.tile = d.tile;
+        slot.on_draw = d.tsumogiri || !follows_call(obs, melds, d);
+        slot.unseen[i] = slot.unseen[i].saturating_add(1).min(full[i]);
+        steady_len += 1;
     }
     Revealed {
         seat,
@@ -422,9 +448,13 @@ fn log_likelihood(
     hand: &TileCounts,
 ) -> f64 {
     let rules = &obs.rules;
-    let forms = Forms::from_rules(rules);
-    let set = rules.tile_set;
-    let ln_eps = libm::log(model.deviation.clamp(1e-12, 1.0));
+    let judge = Judge {
+        set: rules.tile_set,
+        forms: Forms::from_rules(rules),
+        ln_eps: libm::log(model.deviation.clamp(1e-12, 1.0)),
+        ln_ukeire: libm::log(model.ukeire_deviation.clamp(1e-12, 1.0)),
+    };
+    let (set, forms, ln_eps) = (judge.set, judge.forms, judge.ln_eps);
     let mut ll = 0.0;
     if model.evidence.passed_wins {
         let mut mask = o.passed;
@@ -439,12 +469,11 @@ fn log_likelihood(
         }
     }
     if model.evidence.passed_calls && o.melds < 4 {
-        ll += passed_calls_log_likelihood(hand, o, set, forms, ln_eps);
+        ll += passed_calls_log_likelihood(hand, o, &judge);
     }
     if model.evidence.hand_discards {
-        let ln_ukeire = libm::log(model.ukeire_deviation.clamp(1e-12, 1.0));
-        for &(d, on_draw) in o.steady() {
-            ll += decision_log_likelihood(hand, d, on_draw, o, set, forms, ln_eps, ln_ukeire);
+        for d in o.steady() {
+            ll += decision_log_likelihood(hand, d, o.melds, &judge);
         }
     }
     ll
@@ -454,13 +483,8 @@ fn log_likelihood(
 /// the passed tiles go: `ε` for each pon, open kan or chi that would have lowered its
 /// shanten (the efficiency bot takes every such call; a call that only keeps the
 /// shanten depends on ukeire counts this model approximates, and is not read).
-fn passed_calls_log_likelihood(
-    hand: &TileCounts,
-    o: &Revealed,
-    set: crate::tile::TileSet,
-    forms: Forms,
-    ln_eps: f64,
-) -> f64 {
+fn passed_calls_log_likelihood(hand: &TileCounts, o: &Revealed, judge: &Judge) -> f64 {
+    let (set, forms, ln_eps) = (judge.set, judge.forms, judge.ln_eps);
     let now = min_shanten(hand, o.melds, set, forms);
     // The lowest shanten after removing `taken` from the hand and discarding one tile.
     let after = |taken: &[(usize, u8)], discard: bool| -> i8 {
@@ -517,38 +541,26 @@ fn passed_calls_log_likelihood(
     ll
 }
 
-/// `ln` of the likelihood that an efficiency player holding `hand + d` discarded `d`
-/// (evidence 2 of the module docs for one decision).
-#[allow(clippy::too_many_arguments)]
-fn decision_log_likelihood(
-    hand: &TileCounts,
-    d: Tile,
-    on_draw: bool,
-    o: &Revealed,
-    set: crate::tile::TileSet,
-    forms: Forms,
-    ln_eps: f64,
-    ln_ukeire: f64,
-) -> f64 {
+/// `ln` of the likelihood that an efficiency player holding `hand + d` with `melds`
+/// melds discarded `d` (evidence 2 of the module docs for one decision).
+fn decision_log_likelihood(hand: &TileCounts, d: &Decision, melds: u8, judge: &Judge) -> f64 {
+    let (set, forms) = (judge.set, judge.forms);
     let mut before = *hand;
-    before[d.index()] += 1;
-    // The opponent's unseen counts then ≈ now, with `d` still in its hand.
-    let full = set.full_counts();
-    let mut unseen = o.unseen_base;
-    unseen[d.index()] = unseen[d.index()].saturating_add(1).min(full[d.index()]);
+    before[d.tile.index()] += 1;
+    let mut unseen = d.unseen;
     for (u, &c) in unseen.iter_mut().zip(before.iter()) {
         *u = u.saturating_sub(c);
     }
-    if on_draw && min_shanten(&before, o.melds, set, forms) < 0 {
-        return ln_eps;
+    if d.on_draw && min_shanten(&before, melds, set, forms) < 0 {
+        return judge.ln_eps;
     }
-    match best_discard(&before, o.melds, set, forms, &unseen) {
+    match best_discard(&before, melds, set, forms, &unseen) {
         Some(best) => {
-            let kept = ukeire(hand, o.melds, set, forms, &unseen);
+            let kept = ukeire(hand, melds, set, forms, &unseen);
             if kept.shanten > best.shanten {
-                ln_eps
+                judge.ln_eps
             } else if kept.tiles < best.ukeire_tiles {
-                ln_ukeire
+                judge.ln_ukeire
             } else {
                 0.0
             }
