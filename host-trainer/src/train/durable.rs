@@ -28,9 +28,31 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         f.sync_all()
             .with_context(|| format!("syncing {}", tmp.display()))?;
     }
+    test_pause_before_rename(path);
     std::fs::rename(&tmp, path)
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
     sync_dir(path.parent().unwrap_or(Path::new(".")))
+}
+
+/// **Test hook** (for `tests/train_kill.rs`, which SIGKILLs `train` while a checkpoint
+/// is being written): set to `<file name>:<milliseconds>`, e.g. `checkpoint.bin:3000`,
+/// it makes [`write_atomic`] sleep that long between syncing `<file name>.tmp` and
+/// renaming it, so that the kill lands in that window for sure. Nothing else reads it;
+/// unset (or malformed) it does nothing.
+pub const TEST_PAUSE_BEFORE_RENAME_ENV: &str = "HOST_TRAINER_TEST_PAUSE_BEFORE_RENAME";
+
+fn test_pause_before_rename(path: &Path) {
+    let Ok(spec) = std::env::var(TEST_PAUSE_BEFORE_RENAME_ENV) else {
+        return;
+    };
+    let Some((name, ms)) = spec.split_once(':') else {
+        return;
+    };
+    if path.file_name().is_some_and(|n| n == name) {
+        if let Ok(ms) = ms.parse::<u64>() {
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+        }
+    }
 }
 
 /// Syncs a folder's entries (names, renames) to disk.
