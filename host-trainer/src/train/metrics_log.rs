@@ -75,10 +75,35 @@ pub fn read_metrics(dir: &Path) -> Result<Vec<MetricsRow>> {
         .collect())
 }
 
+/// The metrics rows that a run continues from, with both files made to hold exactly
+/// them: the rows up to `update` (the checkpoint's; 0 for a run without one), each
+/// update once, in order. A line cut by a kill, rows past the checkpoint (work that a
+/// kill lost and the run redoes) and any repeated update are dropped, so the next row
+/// appended is `update + 1`. The files are rewritten (atomically) whenever one exists:
+/// also for a run that starts over in a folder whose earlier run was killed before its
+/// first checkpoint, whose rows would otherwise come twice.
+pub(super) fn resume_metrics(dir: &Path, update: u64) -> Result<Vec<MetricsRow>> {
+    let mut last = 0;
+    let rows: Vec<MetricsRow> = read_metrics(dir)?
+        .into_iter()
+        .filter(|r| {
+            let keep = r.update > last && r.update <= update;
+            if keep {
+                last = r.update;
+            }
+            keep
+        })
+        .collect();
+    if dir.join(METRICS_JSONL).exists() || dir.join(METRICS_CSV).exists() {
+        rewrite_metrics(dir, &rows)?;
+    }
+    Ok(rows)
+}
+
 /// Replaces both metrics files by exactly `rows` (on resume: the rows up to the
 /// checkpoint, so that rows of lost work disappear). Each file is replaced atomically,
 /// so a kill during the rewrite leaves the old or the new file, never a truncated one.
-pub(super) fn rewrite_metrics(dir: &Path, rows: &[MetricsRow]) -> Result<()> {
+fn rewrite_metrics(dir: &Path, rows: &[MetricsRow]) -> Result<()> {
     let mut j = String::new();
     let mut c = format!("{}\n", MetricsRow::csv_header());
     for r in rows {
@@ -132,4 +157,68 @@ pub fn draw_curve(run_dir: &Path, rows: &[MetricsRow], cfg: &TrainConfig) -> Res
             thresholds: (cfg.win_rate_random, cfg.win_rate_eff),
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(update: u64) -> MetricsRow {
+        MetricsRow {
+            update,
+            samples: 48 * update,
+            ..Default::default()
+        }
+    }
+
+    fn jsonl(rows: &[MetricsRow]) -> String {
+        rows.iter()
+            .map(|r| serde_json::to_string(r).unwrap() + "\n")
+            .collect()
+    }
+
+    fn csv(rows: &[MetricsRow]) -> String {
+        let mut c = format!("{}\n", MetricsRow::csv_header());
+        for r in rows {
+            c.push_str(&(r.csv() + "\n"));
+        }
+        c
+    }
+
+    fn updates(rows: &[MetricsRow]) -> Vec<u64> {
+        rows.iter().map(|r| r.update).collect()
+    }
+
+    #[test]
+    fn resume_metrics_keeps_the_rows_up_to_the_checkpoint_once_each() {
+        let dir = std::env::temp_dir().join(format!("metrics-resume-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let (j, c) = (dir.join(METRICS_JSONL), dir.join(METRICS_CSV));
+
+        // A fresh folder: nothing to keep, no files made.
+        assert!(resume_metrics(&dir, 0).unwrap().is_empty());
+        assert!(!j.exists() && !c.exists());
+
+        // Killed after update 3 with the checkpoint at 2: a torn tail, a CSV row short.
+        let three: Vec<MetricsRow> = (1..=3).map(row).collect();
+        std::fs::write(&j, jsonl(&three) + "{\"update\":4,\"sam").unwrap();
+        std::fs::write(&c, csv(&three[..2])).unwrap();
+        let kept = resume_metrics(&dir, 2).unwrap();
+        assert_eq!(updates(&kept), [1, 2]);
+        assert_eq!(std::fs::read_to_string(&j).unwrap(), jsonl(&three[..2]));
+        assert_eq!(std::fs::read_to_string(&c).unwrap(), csv(&three[..2]));
+
+        // Rows written twice (a run started over without a checkpoint) come once.
+        let twice: Vec<MetricsRow> = [1, 2, 1, 2, 3].into_iter().map(row).collect();
+        std::fs::write(&j, jsonl(&twice)).unwrap();
+        assert_eq!(updates(&resume_metrics(&dir, 3).unwrap()), [1, 2, 3]);
+        assert_eq!(std::fs::read_to_string(&j).unwrap(), jsonl(&three));
+
+        // Killed before the first checkpoint: the run starts over with empty files.
+        assert!(resume_metrics(&dir, 0).unwrap().is_empty());
+        assert_eq!(std::fs::read_to_string(&j).unwrap(), "");
+        assert_eq!(std::fs::read_to_string(&c).unwrap(), csv(&[]));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

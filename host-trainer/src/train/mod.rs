@@ -61,6 +61,9 @@
 //! and exits 0. The stop waits at most for one PPO update plus one duplicate wall per
 //! evaluation thread. A second signal exits at once (status 130 / 143); the checkpoint
 //! on disk is then the last one completed, never a partial file.
+//! A SIGKILL (or a power loss) leaves the same: `--resume` continues from the last
+//! complete checkpoint, dropping the metrics rows written after it, or starts the run
+//! over when it had none yet (`tests/train_kill.rs`).
 
 pub mod adam;
 pub mod agent;

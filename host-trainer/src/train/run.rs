@@ -21,8 +21,9 @@ use super::adam::Adam;
 use super::agent::policy_factory;
 use super::checkpoint::{Checkpoint, Progress};
 use super::config::{DeviceChoice, Guidance, TrainConfig};
+use super::durable::write_atomic;
 pub use super::metrics_log::read_metrics;
-use super::metrics_log::{draw_curve, rewrite_metrics, MetricsLog};
+use super::metrics_log::{draw_curve, resume_metrics, MetricsLog};
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
 use super::ppo::{self, gae, guidance_target, PpoParams, Samples, UpdateStats};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
@@ -335,8 +336,20 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
             saved.device = cfg.device;
             saved.workers = cfg.workers;
             saved.quiet = cfg.quiet;
-            let ck = Checkpoint::load(&dir.join(CHECKPOINT_FILE))?;
-            (saved, dir.clone(), Some(ck))
+            let ck_path = dir.join(CHECKPOINT_FILE);
+            // A run killed (SIGKILL, power loss) before its first checkpoint has none:
+            // it starts over from update 0 with its saved configuration.
+            let ck = if ck_path.exists() {
+                Some(Checkpoint::load(&ck_path)?)
+            } else {
+                eprintln!(
+                    "resume: {} holds no checkpoint yet (the run stopped before its first \
+                     one); starting it from update 0",
+                    dir.display()
+                );
+                None
+            };
+            (saved, dir.clone(), ck)
         }
         None => {
             let id = cfg.id.clone().unwrap_or_else(|| default_id(cfg.seed));
@@ -355,9 +368,9 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
                 encoding_version: ENCODING_VERSION,
                 started_unix_s: now_unix(),
             };
-            std::fs::write(
-                dir.join(CONFIG_FILE),
-                serde_json::to_string_pretty(&info)? + "\n",
+            write_atomic(
+                &dir.join(CONFIG_FILE),
+                (serde_json::to_string_pretty(&info)? + "\n").as_bytes(),
             )
             .context("writing config.json")?;
             (cfg, dir, None)
@@ -390,13 +403,7 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         progress = ck.progress.clone();
         progress.resumes += 1;
     }
-    let mut rows: Vec<MetricsRow> = read_metrics(&run_dir)?
-        .into_iter()
-        .filter(|r| r.update <= progress.update)
-        .collect();
-    if checkpoint.is_some() {
-        rewrite_metrics(&run_dir, &rows)?;
-    }
+    let mut rows = resume_metrics(&run_dir, progress.update)?;
     let mut files = MetricsLog::open(&run_dir)?;
 
     // Workers.
