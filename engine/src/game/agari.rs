@@ -262,7 +262,9 @@ mod tests {
     fn packed_matches_reference() {
         let mut rng = crate::rng::Rng::new(7);
         let mut wins = 0;
-        for round in 0..200_000u32 {
+        // Miri interprets every instruction: a reduced sample there (scripts/miri).
+        let rounds = if cfg!(miri) { 2_000 } else { 200_000u32 };
+        for round in 0..rounds {
             let mut c = [0u8; NUM_TILE_TYPES];
             if round % 2 == 0 {
                 for _ in 0..14 {
@@ -302,7 +304,7 @@ mod tests {
             );
             assert_eq!(p.has_odd(), c.iter().any(|&x| x % 2 == 1));
         }
-        assert!(wins > 10_000, "{wins}");
+        assert!(wins > rounds / 20, "{wins}");
     }
 
     #[test]
