@@ -98,12 +98,22 @@ impl Rng {
     }
 }
 
-/// A zeroed output struct (all-zero is a valid value of every `mj_*` output struct).
-fn zeroed<T>() -> T {
-    // SAFETY: only used for the ABI's plain output structs (integers, bools, floats and
-    // arrays of them), for which all-zero bytes are a valid value.
-    unsafe { MaybeUninit::<T>::zeroed().assume_init() }
+/// An ABI output struct without a `Default`, made of integers, bools, floats and arrays
+/// of them.
+///
+/// # Safety
+/// All-zero bytes must be a valid value of the implementing type.
+unsafe trait Zeroed: Sized {
+    fn zeroed() -> Self {
+        // SAFETY: all-zero bytes are a valid value (the trait's contract).
+        unsafe { MaybeUninit::<Self>::zeroed().assume_init() }
+    }
 }
+
+// SAFETY: integers, bools and arrays of them.
+unsafe impl Zeroed for mj_observation {}
+// SAFETY: integers, a bool, floats and an array of (integer, float) structs.
+unsafe impl Zeroed for mj_advice {}
 
 /// The answers of one script run, in call order.
 struct Answers {
@@ -207,7 +217,7 @@ impl Script<'_> {
     }
 
     fn observation(&mut self, g: &Game, seat: u8) {
-        let mut obs: mj_observation = zeroed();
+        let mut obs = mj_observation::zeroed();
         // SAFETY: live game, valid out pointer.
         let r = unsafe { mj_game_observation(g.0, seat, &mut obs) };
         self.push_result(Call::Observation, r, &obs);
@@ -279,7 +289,7 @@ impl Script<'_> {
         } else {
             &self.advisors.four
         };
-        let mut a: mj_advice = zeroed();
+        let mut a = mj_advice::zeroed();
         // SAFETY: live advisor (shared; its functions may run concurrently) and game,
         // valid out pointer.
         let r = unsafe { mj_advisor_advise(advisor.0, g.0, seat, &mut a) };
@@ -287,7 +297,7 @@ impl Script<'_> {
     }
 
     fn efficiency(&mut self, g: &Game, seat: u8) -> Option<u16> {
-        let mut a: mj_advice = zeroed();
+        let mut a = mj_advice::zeroed();
         // SAFETY: live game, valid out pointer.
         let r = unsafe { mj_efficiency_advise(g.0, seat, &mut a) };
         self.push_advice(Call::EfficiencyAdvise, r, &a)
