@@ -5,6 +5,13 @@
 //! the server under valgrind (skipped with a printed reason only where valgrind is
 //! absent). The learned-policy advisor runs on small randomly initialised models that
 //! [`model_dir`] writes (no trained model is needed).
+//!
+//! `scripts/sanitize` runs these tests again with the library built under
+//! AddressSanitizer (nightly `-Zsanitizer=address`) and `MJ_FFI_CFLAGS` set to
+//! `-fsanitize=address,undefined ...`: the flags are added to every compilation (and
+//! link), the valgrind runs are skipped (valgrind cannot run a sanitized program), and,
+//! always, a program's stderr must hold no sanitizer report, also where the program is
+//! expected to fail.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -93,12 +100,29 @@ fn model_dir_str() -> &'static str {
     model_dir().to_str().expect("UTF-8 temp dir")
 }
 
+/// Extra flags for every C compilation and link, from `MJ_FFI_CFLAGS` (split at
+/// whitespace; `scripts/sanitize` passes the sanitizer flags here).
+fn extra_cflags() -> Vec<String> {
+    std::env::var("MJ_FFI_CFLAGS")
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether the programs are built with a sanitizer (`-fsanitize=...` in
+/// `MJ_FFI_CFLAGS`).
+fn sanitized() -> bool {
+    extra_cflags().iter().any(|f| f.starts_with("-fsanitize="))
+}
+
 /// Compiles `source` into an executable and returns its path.
 fn compile(source: &Path, name: &str) -> PathBuf {
     let out = scratch_dir(name).join(name);
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
     let output = Command::new(&cc)
         .args(["-Wall", "-Wextra", "-Werror", "-std=c11", "-g", "-O1"])
+        .args(extra_cflags())
         .arg("-I")
         .arg(crate_dir().join("include"))
         .arg(source)
@@ -141,6 +165,24 @@ fn show(output: &Output) -> String {
     )
 }
 
+/// Runs `exe args` and checks that its stderr holds no AddressSanitizer, LeakSanitizer
+/// or UndefinedBehaviorSanitizer report (whatever the exit status: a program that is
+/// expected to fail must not fail by a sanitizer's report either).
+fn run(exe: &Path, args: &[&std::ffi::OsStr]) -> Output {
+    let output = Command::new(exe)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !stderr.contains("Sanitizer") && !stderr.contains("runtime error:"),
+        "sanitizer report from {}:\n{}",
+        exe.display(),
+        show(&output)
+    );
+    output
+}
+
 fn valgrind_available() -> bool {
     Command::new("valgrind")
         .arg("--version")
@@ -153,6 +195,14 @@ fn valgrind_available() -> bool {
 /// workers (the search's threads), which are still alive at exit: "possibly lost" by
 /// memcheck's count, not a leak.
 fn run_under_valgrind(exe: &Path, args: &[&str]) {
+    if sanitized() {
+        println!(
+            "SKIPPED valgrind run of {}: built with a sanitizer (MJ_FFI_CFLAGS), which \
+             valgrind cannot run",
+            exe.display()
+        );
+        return;
+    }
     if !valgrind_available() {
         println!(
             "SKIPPED valgrind run of {}: valgrind is not installed",
@@ -195,10 +245,7 @@ fn run_under_valgrind(exe: &Path, args: &[&str]) {
 #[test]
 fn c_test_program() {
     let exe = compile(&crate_dir().join("tests/c/test_ffi.c"), "test_ffi");
-    let output = Command::new(&exe)
-        .args(["3", model_dir_str()])
-        .output()
-        .expect("run test_ffi");
+    let output = run(&exe, &["3".as_ref(), model_dir().as_os_str()]);
     assert!(
         output.status.success(),
         "test_ffi failed:\n{}",
@@ -225,12 +272,12 @@ fn c_server_example() {
     // Without a model (the efficiency advisor) and with one (the learned policy).
     for (args, expect) in [
         (&[][..], "advisor: efficiency"),
-        (&[model][..], "advisor: learned policy"),
+        (
+            &[std::ffi::OsStr::new(model)][..],
+            "advisor: learned policy",
+        ),
     ] {
-        let output = Command::new(&exe)
-            .args(args)
-            .output()
-            .expect("run server example");
+        let output = run(&exe, args);
         assert!(
             output.status.success(),
             "server example failed:\n{}",
@@ -244,10 +291,7 @@ fn c_server_example() {
         );
     }
     // A missing model is reported, not crashed on.
-    let output = Command::new(&exe)
-        .arg(model_dir().join("missing.onnx"))
-        .output()
-        .expect("run server example");
+    let output = run(&exe, &[model_dir().join("missing.onnx").as_os_str()]);
     assert!(!output.status.success());
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("MJ_MODEL_ERROR"),
@@ -270,10 +314,7 @@ fn readme_example() {
     let exe = compile(&source, "readme_example");
     let model = model_dir().join("policy.onnx");
     for args in [&[][..], &[model.as_os_str()][..]] {
-        let output = Command::new(&exe)
-            .args(args)
-            .output()
-            .expect("run README example");
+        let output = run(&exe, args);
         assert!(
             output.status.success(),
             "README example failed:\n{}",
