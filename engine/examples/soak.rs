@@ -211,7 +211,9 @@ fn hand_round_trip(game: &Game) -> Result<(), String> {
     if back != record {
         return Err("hand record changed through postcard".into());
     }
-    let replayed = back.replay().map_err(|e| format!("hand record replay: {e}"))?;
+    let replayed = back
+        .replay()
+        .map_err(|e| format!("hand record replay: {e}"))?;
     if &replayed != game {
         return Err("the replayed hand differs from the game".into());
     }
@@ -226,7 +228,9 @@ fn game_round_trip(record: &GameRecord<GAME_RECORD_CAP>, game: &Game) -> Result<
     if &back != record {
         return Err("game record changed through postcard".into());
     }
-    let replayed = back.replay().map_err(|e| format!("game record replay: {e}"))?;
+    let replayed = back
+        .replay()
+        .map_err(|e| format!("game record replay: {e}"))?;
     if &replayed != game {
         return Err("the replayed game differs from the game".into());
     }
@@ -245,10 +249,9 @@ fn soak(name: &str, rules: Rules, args: &Args) -> u64 {
                 if seed >= args.games {
                     break;
                 }
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    play(rules, seed, args.sample, &totals)
-                }))
-                .unwrap_or_else(|_| Err("panicked".into()));
+                let outcome =
+                    catch_unwind(AssertUnwindSafe(|| play(rules, seed, args.sample, &totals)))
+                        .unwrap_or_else(|_| Err("panicked".into()));
                 if let Err(what) = outcome {
                     totals.add(&totals.violations, 1);
                     let mut printed = printed.lock().unwrap_or_else(|p| p.into_inner());

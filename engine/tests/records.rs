@@ -119,6 +119,22 @@ fn corrupt_records_are_errors() {
     let mut bad = record.clone();
     bad.dealer = 3;
     assert!(bad.replay().is_err());
+    // Start scores that do not add up to the rules' total (found by the `record` fuzz
+    // target: such a record replayed into a game that failed `check_invariants`; its
+    // input is fuzz/regressions/record/scores-not-conserved).
+    let mut bad = record.clone();
+    bad.scores[0] += 1000;
+    assert_eq!(
+        bad.replay(),
+        Err(RecordError::BadStart(RuleError::BadSetup))
+    );
+    let mut moved = record.clone();
+    moved.scores[0] += 1000;
+    moved.scores[1] -= 1000;
+    assert!(
+        moved.replay().is_ok(),
+        "conserved scores may be distributed any way"
+    );
     // Too small an output buffer.
     let mut small = [0u8; 8];
     assert!(matches!(
@@ -151,4 +167,22 @@ fn game_records_replay_exactly() {
         let back: GameRecord<4096> = postcard::from_bytes(&bytes).unwrap();
         assert_eq!(back.replay().unwrap(), g);
     }
+}
+
+/// Inputs the `record` fuzz target once crashed on (fuzz/regressions/record): each is
+/// refused, or replays into a game that satisfies the invariants.
+#[test]
+fn fuzz_regressions_are_refused_or_valid() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions/record");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("the regression inputs are committed") {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        if let Ok(record) = HandRecord::from_postcard(&data) {
+            if let Ok(game) = record.replay() {
+                engine::game::check_invariants(&game).expect("a replayed record is valid");
+            }
+        }
+        seen += 1;
+    }
+    assert!(seen > 0, "no regression inputs in {}", dir.display());
 }

@@ -41,9 +41,7 @@ fn buffers(game: *mut mj_game, len: usize, seat: u8) {
     }
     let mut actions = vec![0u16; len];
     // SAFETY: live game; `actions` valid for `len` writes; valid `written`.
-    let r = unsafe {
-        mj_game_legal_actions(game, seat, actions.as_mut_ptr(), len, &mut written)
-    };
+    let r = unsafe { mj_game_legal_actions(game, seat, actions.as_mut_ptr(), len, &mut written) };
     if r == mj_result::MJ_OK {
         assert!(written <= len, "actions fit the buffer");
     }
@@ -69,8 +67,7 @@ fuzz_target!(|data: &[u8]| {
         2 => {
             let mut out = MaybeUninit::<mj_value_scores_info>::uninit();
             // SAFETY: NUL-terminated string, valid out pointer.
-            let _ =
-                unsafe { mj_value_scores(c_string(rest).as_ptr(), tile_set, out.as_mut_ptr()) };
+            let _ = unsafe { mj_value_scores(c_string(rest).as_ptr(), tile_set, out.as_mut_ptr()) };
         }
         3 => {
             let mut counts = [0u8; 34];
@@ -99,8 +96,7 @@ fuzz_target!(|data: &[u8]| {
             let mut buf = vec![0u8; len];
             let mut written = 0usize;
             // SAFETY: `buf` valid for `len` writes; valid `written`.
-            let _ =
-                unsafe { mj_action_format(action, buf.as_mut_ptr().cast(), len, &mut written) };
+            let _ = unsafe { mj_action_format(action, buf.as_mut_ptr().cast(), len, &mut written) };
         }
         5 => {
             let mut game = null_mut();

@@ -16,7 +16,9 @@ fuzz_target!(|data: &[u8]| {
             check_invariants(&game).expect("a replayed hand satisfies the invariants");
             let again = game.hand_record();
             let mut buf = [0u8; RECORD_MAX_BYTES];
-            let bytes = again.to_postcard(&mut buf).expect("a replayed record encodes");
+            let bytes = again
+                .to_postcard(&mut buf)
+                .expect("a replayed record encodes");
             let back = HandRecord::from_postcard(bytes).expect("an encoded record decodes");
             assert_eq!(back, again);
         }

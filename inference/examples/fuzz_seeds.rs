@@ -105,7 +105,11 @@ fn main() -> Result<()> {
             .ok_or("usage: fuzz_seeds CORPUS_DIR (one folder per target is made in it)")?,
     );
     for (i, hand) in HANDS.iter().enumerate() {
-        write(&root.join("notation"), &format!("seed-{i}"), hand.as_bytes())?;
+        write(
+            &root.join("notation"),
+            &format!("seed-{i}"),
+            hand.as_bytes(),
+        )?;
         for selector in 0u8..4 {
             let mut input = vec![selector, 1];
             input.extend_from_slice(hand.as_bytes());
@@ -118,7 +122,10 @@ fn main() -> Result<()> {
         write(&root.join("c_abi"), &format!("preset-{i}"), &input)?;
     }
     let mut n = 0;
-    for (rules, name) in [(Rules::sanma(), "sanma"), (Rules::four_player(), "four-player")] {
+    for (rules, name) in [
+        (Rules::sanma(), "sanma"),
+        (Rules::four_player(), "four-player"),
+    ] {
         for seed in [1u64, 2] {
             let (hands, whole) = records(rules, seed)?;
             write(&root.join("record"), &format!("game-{name}-{seed}"), &whole)?;
@@ -130,7 +137,11 @@ fn main() -> Result<()> {
                 input.extend_from_slice(bytes);
                 write(&root.join("c_abi"), &format!("record-{n}"), &input)?;
                 let json = serde_json::json!({ "record": record });
-                write(&root.join("position"), &format!("record-{n}"), json.to_string().as_bytes())?;
+                write(
+                    &root.join("position"),
+                    &format!("record-{n}"),
+                    json.to_string().as_bytes(),
+                )?;
                 n += 1;
             }
             // The `apply` target: 8 seed bytes, the rules bit, then (seat, index) pairs
@@ -152,12 +163,20 @@ fn main() -> Result<()> {
         r#"{"rules": "sanma", "hand": "1m9m456p789s11z", "claim": {"tile": "1z", "from": 2}}"#,
     ];
     for (i, text) in positions.iter().enumerate() {
-        write(&root.join("position"), &format!("position-{i}"), text.as_bytes())?;
+        write(
+            &root.join("position"),
+            &format!("position-{i}"),
+            text.as_bytes(),
+        )?;
     }
     let scratch = std::env::temp_dir().join(format!("fuzz-seeds-{}", std::process::id()));
     fs::create_dir_all(&scratch)?;
     for (i, rules) in ["sanma", "four-player"].iter().enumerate() {
-        write(&root.join("model"), &format!("tiny-{rules}"), &model_seed(rules, i as u64, &scratch)?)?;
+        write(
+            &root.join("model"),
+            &format!("tiny-{rules}"),
+            &model_seed(rules, i as u64, &scratch)?,
+        )?;
     }
     fs::remove_dir_all(&scratch)?;
     println!("seed corpora written under {}", root.display());

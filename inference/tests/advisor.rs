@@ -205,3 +205,25 @@ fn derived_legality_matches_the_game() {
         assert_eq!(legal_actions(o), expected, "{o:?}");
     }
 }
+
+/// Inputs of the `model` fuzz target that once made tract panic inside its ONNX parser
+/// (fuzz/regressions/model: sidecar length u16 LE, the sidecar, then the ONNX bytes):
+/// the advisor's boundary turns the panic into `Error::Model`.
+#[test]
+fn fuzz_regressions_are_errors() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/regressions/model");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("the regression inputs are committed") {
+        let data = std::fs::read(entry.unwrap().path()).unwrap();
+        let len = u16::from_le_bytes([data[0], data[1]]) as usize;
+        let sidecar = std::str::from_utf8(&data[2..2 + len]).expect("a UTF-8 sidecar");
+        let onnx = &data[2 + len..];
+        match Advisor::from_bytes(onnx, sidecar, Path::new("fuzzed.onnx")) {
+            Err(Error::Model { detail, .. }) => assert!(!detail.is_empty()),
+            Err(e) => panic!("expected a model error, got {e}"),
+            Ok(_) => panic!("a malformed model loaded"),
+        }
+        seen += 1;
+    }
+    assert!(seen > 0, "no regression inputs in {}", dir.display());
+}

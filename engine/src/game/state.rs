@@ -284,7 +284,12 @@ impl Game {
         if dealer >= rules.players || hand_number >= rules.hands_per_game {
             return Err(RuleError::BadSetup);
         }
-        if scores.iter().skip(rules.players as usize).any(|&s| s != 0) {
+        // Scores are conserved (as `check_invariants` checks, modulo 2^32): a record
+        // whose start scores do not add up is not a hand these rules can reach.
+        let sum = scores.iter().fold(0i32, |a, &s| a.wrapping_add(s));
+        if scores.iter().skip(rules.players as usize).any(|&s| s != 0)
+            || sum != i32::from(rules.players).wrapping_mul(rules.starting_points)
+        {
             return Err(RuleError::BadSetup);
         }
         let mut counts = [0u8; NUM_TILE_TYPES];
