@@ -174,7 +174,8 @@ fn split_sets(
         split_sets(counts, lowest, next + 1, hand, f);
         counts[lowest] += 3;
     }
-    let can_run = lowest < 27 && lowest % 9 <= 6 && counts[lowest + 1] > 0 && counts[lowest + 2] > 0;
+    let can_run =
+        lowest < 27 && lowest % 9 <= 6 && counts[lowest + 1] > 0 && counts[lowest + 2] > 0;
     if can_run {
         for i in lowest..lowest + 3 {
             counts[i] -= 1;

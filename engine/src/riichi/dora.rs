@@ -70,7 +70,10 @@ pub(crate) fn count(input: &WinInput, all: &TileCounts) -> Bonus {
     Bonus {
         dora: count_for(&input.dora_indicators, all, input),
         ura,
-        aka: input.red_fives.iter().fold(0u8, |a, &r| a.saturating_add(r)),
+        aka: input
+            .red_fives
+            .iter()
+            .fold(0u8, |a, &r| a.saturating_add(r)),
         kita: input.kita,
     }
 }

@@ -69,12 +69,7 @@ pub struct Payment {
 /// The key the best interpretation maximises: points, then a real yakuman over a
 /// counted one, then han, then fu.
 pub(crate) fn rank(score: &Score) -> (u32, bool, u8, u8) {
-    (
-        score.payment.total,
-        score.yakuman > 0,
-        score.han,
-        score.fu,
-    )
+    (score.payment.total, score.yakuman > 0, score.han, score.fu)
 }
 
 /// The limit and basic points of `han` han and `fu` fu (no yakuman).

@@ -40,7 +40,11 @@ fn check_tile_set(input: &WinInput) -> Result<(), ScoreError> {
         }
     }
     in_set(input.winning_tile)?;
-    for tile in input.dora_indicators.iter().chain(input.ura_indicators.iter()) {
+    for tile in input
+        .dora_indicators
+        .iter()
+        .chain(input.ura_indicators.iter())
+    {
         in_set(*tile)?;
     }
     for meld in &input.melds {
@@ -89,7 +93,11 @@ fn check_counts(input: &WinInput) -> Result<(), ScoreError> {
         }
     }
     physical[NORTH] += input.kita as u32;
-    for tile in input.dora_indicators.iter().chain(input.ura_indicators.iter()) {
+    for tile in input
+        .dora_indicators
+        .iter()
+        .chain(input.ura_indicators.iter())
+    {
         physical[tile.index()] += 1;
     }
     match (0..NUM_TILE_TYPES).find(|&i| physical[i] > 4) {

@@ -317,7 +317,8 @@ fn suit_mask(all: &TileCounts) -> u8 {
 /// The yaku that depend on the tiles alone (any shape).
 fn by_tiles(ctx: &Context, list: &mut YakuList) {
     let all = &ctx.all;
-    let present = |pred: &dyn Fn(usize) -> bool| (0..NUM_TILE_TYPES).all(|i| all[i] == 0 || pred(i));
+    let present =
+        |pred: &dyn Fn(usize) -> bool| (0..NUM_TILE_TYPES).all(|i| all[i] == 0 || pred(i));
     if present(&|i| !is_terminal_or_honor(i as u8)) {
         push(list, Yaku::Tanyao);
     }
@@ -507,8 +508,8 @@ fn straights_and_colours(hand: &Regular, list: &mut YakuList) {
 
 /// Chanta and junchan (honroutou is a tile-only yaku).
 fn terminal_groups(hand: &Regular, sequences: usize, list: &mut YakuList) {
-    let all_groups = hand.sets.iter().all(|s| s.has_terminal_or_honor())
-        && is_terminal_or_honor(hand.pair);
+    let all_groups =
+        hand.sets.iter().all(|s| s.has_terminal_or_honor()) && is_terminal_or_honor(hand.pair);
     if !all_groups || sequences == 0 {
         return;
     }
