@@ -82,8 +82,8 @@ proptest! {
     ) {
         let mut hand = HandWithReds::default();
         hand.counts.copy_from_slice(&counts);
-        for suit in 0..3 {
-            hand.red_fives[suit] = reds[suit].min(hand.counts[suit * 9 + 4]);
+        for (suit, (red, &wanted)) in hand.red_fives.iter_mut().zip(&reds).enumerate() {
+            *red = wanted.min(hand.counts[suit * 9 + 4]);
         }
         let text = CountsWithReds(&hand).to_string();
         prop_assert_eq!(parse_with_reds(&text, TileSet::FourPlayer), Ok(hand));

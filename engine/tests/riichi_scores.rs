@@ -16,7 +16,10 @@ fn data_dir() -> PathBuf {
 }
 
 /// The engine's answer in the vector format's terms: han, fu, limit, payments, yaku.
-fn engine_columns(input: &engine::riichi::WinInput, s: &Score) -> (u32, u32, String, String, String) {
+fn engine_columns(
+    input: &engine::riichi::WinInput,
+    s: &Score,
+) -> (u32, u32, String, String, String) {
     let mut yaku: Vec<String> = s
         .yaku
         .iter()
@@ -89,9 +92,16 @@ fn run_preset(preset: Preset) -> (usize, usize) {
     let mut compared = 0;
     let mut outcomes: BTreeMap<&str, usize> = BTreeMap::new();
     let mut mismatches = Vec::new();
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
         compared += 1;
-        let kind = if line.contains("\tERR:") { "oracle errors" } else { "wins" };
+        let kind = if line.contains("\tERR:") {
+            "oracle errors"
+        } else {
+            "wins"
+        };
         *outcomes.entry(kind).or_default() += 1;
         if let Err(why) = compare_line(preset, line) {
             mismatches.push(format!("{line}\n  {why}"));
@@ -144,7 +154,10 @@ fn altered_answers_are_caught() {
             let (rest, total) = pay.rsplit_once('/').unwrap();
             columns[13] = format!("{rest}/{}", total.parse::<u32>().unwrap() + 100);
         }
-        assert!(compare_line(Preset::Tenhou4p, &columns.join("\t")).is_err(), "{line}");
+        assert!(
+            compare_line(Preset::Tenhou4p, &columns.join("\t")).is_err(),
+            "{line}"
+        );
         if columns.len() == 15 {
             columns[14].push_str(",riichi:1");
             assert!(compare_line(Preset::Tenhou4p, &columns.join("\t")).is_err());

@@ -177,13 +177,13 @@ fn split_sets(
     let can_run =
         lowest < 27 && lowest % 9 <= 6 && counts[lowest + 1] > 0 && counts[lowest + 2] > 0;
     if can_run {
-        for i in lowest..lowest + 3 {
-            counts[i] -= 1;
+        for c in &mut counts[lowest..lowest + 3] {
+            *c -= 1;
         }
         hand.sets[next] = set(SetKind::Sequence);
         split_sets(counts, lowest, next + 1, hand, f);
-        for i in lowest..lowest + 3 {
-            counts[i] += 1;
+        for c in &mut counts[lowest..lowest + 3] {
+            *c += 1;
         }
     }
 }

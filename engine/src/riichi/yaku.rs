@@ -382,7 +382,8 @@ pub(crate) fn for_each_interpretation(ctx: &Context, f: &mut dyn FnMut(Option<Sc
 /// completed by ron counts as open).
 fn is_concealed_pung(ctx: &Context, it: &Interpretation, k: usize) -> bool {
     let set = it.hand.sets[k];
-    set.is_pung() && !set.called && !(!ctx.tsumo && it.winning_set == Some(k))
+    let completed_by_ron = !ctx.tsumo && it.winning_set == Some(k);
+    set.is_pung() && !set.called && !completed_by_ron
 }
 
 /// The yaku that depend on the decomposition; returns whether the hand is pinfu.

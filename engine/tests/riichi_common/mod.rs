@@ -30,13 +30,21 @@ pub fn parse_input(preset: Preset, columns: &[&str]) -> Result<WinInput, String>
                 "a" => MeldKind::ClosedKan,
                 other => return Err(format!("meld kind {other}")),
             };
-            let tiles = parse_with_reds(tiles, tile_set).map_err(|e| format!("meld {text}: {e}"))?;
-            let lowest = tiles.counts.iter().position(|&c| c > 0).ok_or("empty meld")?;
+            let tiles =
+                parse_with_reds(tiles, tile_set).map_err(|e| format!("meld {text}: {e}"))?;
+            let lowest = tiles
+                .counts
+                .iter()
+                .position(|&c| c > 0)
+                .ok_or("empty meld")?;
             for (r, m) in input.red_fives.iter_mut().zip(tiles.red_fives) {
                 *r += m;
             }
             let tile = Tile::new(lowest as u8).ok_or("bad tile")?;
-            input.melds.push(Meld { kind, tile }).map_err(|_| "more than four melds")?;
+            input
+                .melds
+                .push(Meld { kind, tile })
+                .map_err(|_| "more than four melds")?;
         }
     }
     let mut conditions = Conditions::default();
