@@ -40,8 +40,8 @@ pub(crate) fn regular(ctx: &Context, it: &Interpretation, pinfu: bool) -> u8 {
         }
         fu += value;
     }
-    let pair_value = pair_fu(ctx, it.hand.pair);
-    fu += pair_value;
+    // 2 fu per reason the pair is of value: a dragon, the seat wind, the round wind.
+    fu += 2 * ctx.yakuhai_count(it.hand.pair) as u32;
     if matches!(it.wait, Wait::Kanchan | Wait::Penchan | Wait::Tanki) {
         fu += 2;
     }
@@ -50,22 +50,6 @@ pub(crate) fn regular(ctx: &Context, it: &Interpretation, pinfu: bool) -> u8 {
         fu = 30;
     }
     round_up(fu)
-}
-
-/// Fu of a pair of tile index `pair`: 2 per dragon, seat wind, round wind.
-fn pair_fu(ctx: &Context, pair: u8) -> u32 {
-    let input = ctx.input;
-    let mut fu = 0;
-    if pair >= 31 {
-        fu += 2;
-    }
-    if pair == input.seat_wind.tile().as_u8() {
-        fu += 2;
-    }
-    if pair == input.round_wind.tile().as_u8() {
-        fu += 2;
-    }
-    fu
 }
 
 fn round_up(fu: u32) -> u8 {

@@ -55,14 +55,13 @@ fn check_tile_set(input: &WinInput) -> Result<(), ScoreError> {
 
 fn check_melds(input: &WinInput) -> Result<(), ScoreError> {
     for (index, meld) in input.melds.iter().enumerate() {
-        if meld.kind == MeldKind::Chi {
-            let t = meld.tile;
-            let starts_run = !t.is_honor() && t.number() <= 7;
-            let runs_exist = input.preset.tile_set().contains(t)
-                && Tile::new(t.as_u8() + 2).is_some_and(|u| input.preset.tile_set().contains(u));
-            if input.preset.players() == 3 || !starts_run || !runs_exist {
-                return Err(ScoreError::InvalidMeld { index: index as u8 });
-            }
+        // A chi is a sequence of a number suit starting on 1-7; sanma has no chi
+        // (Tenhou's three-player rules).
+        let t = meld.tile;
+        let bad_chi = meld.kind == MeldKind::Chi
+            && (input.preset.players() == 3 || t.is_honor() || t.number() > 7);
+        if bad_chi {
+            return Err(ScoreError::InvalidMeld { index: index as u8 });
         }
     }
     Ok(())

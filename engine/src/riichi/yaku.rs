@@ -257,7 +257,9 @@ impl<'a> Context<'a> {
         }
     }
 
-    fn is_dragon_or_wind_of_value(&self, t: u8) -> u8 {
+    /// How many yakuhai a triplet of tile index `t` would be (dragon, seat wind, round
+    /// wind): the pair fu / pinfu test.
+    pub fn yakuhai_count(&self, t: u8) -> u8 {
         let input = self.input;
         let mut value = 0;
         if t >= 31 {
@@ -394,7 +396,7 @@ fn by_shape(ctx: &Context, it: &Interpretation, list: &mut YakuList) -> bool {
     let pinfu = ctx.closed
         && sequences == 4
         && it.wait == Wait::Ryanmen
-        && ctx.is_dragon_or_wind_of_value(hand.pair) == 0;
+        && ctx.yakuhai_count(hand.pair) == 0;
     if pinfu {
         push(list, Yaku::Pinfu);
     }
