@@ -25,9 +25,16 @@
 //!   there is no chi, seats are East, South and West (north is never a seat wind, so a
 //!   north triplet is a yaku only in a north round), tsumo payments are the four-player
 //!   shares without the missing player's (tsumo loss), and each honba adds 100 per payer
-//!   on tsumo and 200 on ron (the oracle's sanma honba; four-player: 300 on ron).
+//!   on tsumo and 200 on ron (four-player: 300 on ron). Both oracles (PyPI `mahjong`
+//!   and `riichienv`) score sanma so.
 //! - The most valuable decomposition is chosen: highest points, then a real yakuman over
 //!   a counted one, then highest han, then highest fu.
+//! - Not scored here: nagashi mangan (not a win), pao, renhou (Tenhou has none).
+//!
+//! ## Verification
+//! `engine/tests/riichi_scores.rs` compares every line of the oracle vectors of
+//! `tests/data/riichi-scores/` (21 000 hands per preset from PyPI `mahjong`, see its
+//! README): han, fu, limit, yaku, dora and every payment, errors included.
 
 mod decompose;
 mod dora;
@@ -174,7 +181,9 @@ pub struct Conditions {
     pub chiihou: bool,
 }
 
-/// A meld of the winner: a chi, a pon, or a kan (open, added or closed).
+/// A meld of the winner: a chi, a pon, or a kan (open, added or closed). Which tile was
+/// called and from whom does not change the value under these rules (the wait is read
+/// from the concealed tiles, pao is not scored), so a meld is its kind and tiles only.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub struct Meld {
     /// How it was formed ([`MeldKind::AddedKan`] scores as an open kan).
