@@ -11,37 +11,15 @@
 use std::io::{BufRead, Write};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use engine::game::MeldKind;
 use engine::notation::{parse_tiles, parse_with_reds, Tiles};
 use engine::riichi::{
     score, Conditions, Meld, Preset, Riichi, Score, WinInput, WinMethod, Wind, YakuValue,
 };
 use engine::tile::Tile;
+use host_trainer::cli::ScoreRulesArg;
 use serde::Deserialize;
 use serde_json::json;
-
-/// The scoring rules: a Tenhou preset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ScoreRulesArg {
-    /// Tenhou three-player: no 2m-8m, no chi, kita, tsumo loss.
-    #[value(alias = "sanma")]
-    TenhouSanma,
-    /// Tenhou four-player.
-    #[value(name = "tenhou-4p", alias = "4p")]
-    #[serde(rename = "tenhou-4p")]
-    Tenhou4p,
-}
-
-impl From<ScoreRulesArg> for Preset {
-    fn from(r: ScoreRulesArg) -> Preset {
-        match r {
-            ScoreRulesArg::TenhouSanma => Preset::TenhouSanma,
-            ScoreRulesArg::Tenhou4p => Preset::Tenhou4p,
-        }
-    }
-}
 
 /// One hand to score: the command line's flags, or a JSON line.
 #[derive(clap::Args, Clone, Debug, Default, Deserialize)]
