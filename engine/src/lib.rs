@@ -33,12 +33,27 @@
 //!   **belief**: weights on such deals from what the opponents did ([`belief`]).
 //! - **value score**: this engine's per-discard measure combining shanten after the
 //!   discard, ukeire after it and a second-step lookahead ([`efficiency`]).
+//! - **yaku** (riichi scoring, [`riichi`]): a scoring pattern or condition worth **han**
+//!   (doubles); a riichi win needs one. **Yakuman** are limit patterns; they replace
+//!   every other yaku. **Riichi**: declaring a closed ready hand (a yaku of its own).
+//! - **fu**: minipoints from the hand's shape and wait; with han they give the
+//!   **basic points** `fu · 2^(han+2)`, capped by the **limits** (mangan and above).
+//! - **menzen** (closed hand): no chi, pon or open kan; a closed kan keeps it closed.
+//! - **dora**: the tile after each **dora indicator** adds a han per copy held; **ura
+//!   dora** are the indicators under them, counted for riichi hands only; **aka dora**
+//!   are the red fives; **kita** (nukidora) are norths set aside in sanma, one han each.
+//!   None of them is a yaku.
+//! - **honba**: the counter of repeated deals, worth extra points; **riichi sticks**: the
+//!   1000-point deposits on the table, taken by the winner.
+//! - **dealer**: the player whose seat wind is East; the **round wind** is the wind of
+//!   the current round (East, South, ...).
 //!
 //! ## Layout
 //! One concern per module: [`tile`] and [`notation`] (tiles and hand strings),
 //! [`rules`] (rules as data), [`rng`] (seeded generator), [`game`] (the state machine,
 //! observations, records), [`shanten`] and [`efficiency`] (tile efficiency), [`encode`]
-//! (the fixed-size observation encoding for learned policies).
+//! (the fixed-size observation encoding for learned policies), [`riichi`] (riichi scoring
+//! under Tenhou's rules: yaku, fu, dora, limits and payments).
 //!
 //! ## Invariants
 //! The engine never allocates, never panics on input (errors are small
@@ -53,6 +68,7 @@ pub mod efficiency;
 pub mod encode;
 pub mod game;
 pub mod notation;
+pub mod riichi;
 pub mod rng;
 pub mod rules;
 pub mod shanten;

@@ -2,8 +2,10 @@
 //!
 //! Digits are followed by their suit letter (`m` characters, `p` circles, `s` bamboo,
 //! `z` honours 1–7 = East South West North White Green Red). Whitespace is ignored.
-//! There are no red fives (`0` is rejected). Formatting groups tiles by suit in index
-//! order, so `parse` followed by `format` gives the canonical spelling.
+//! The plain parsers reject `0`; [`parse_with_reds`] reads `0m`, `0p`, `0s` as red fives
+//! (a five that counts as a five, and is remembered as red) and [`CountsWithReds`] writes
+//! them back. Formatting groups tiles by suit in index order, so `parse` followed by
+//! `format` gives the canonical spelling.
 
 use core::fmt;
 
@@ -81,6 +83,23 @@ pub fn parse_each(
     s: &str,
     mut push: impl FnMut(Tile) -> Result<(), ParseError>,
 ) -> Result<(), ParseError> {
+    parse_digits(s, false, &mut |tile, _| push(tile))
+}
+
+/// [`parse_each`] that also accepts `0` of a number suit as a red five: `push` gets the
+/// five and `true`.
+pub fn parse_each_with_reds(
+    s: &str,
+    mut push: impl FnMut(Tile, bool) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
+    parse_digits(s, true, &mut push)
+}
+
+fn parse_digits(
+    s: &str,
+    reds: bool,
+    push: &mut dyn FnMut(Tile, bool) -> Result<(), ParseError>,
+) -> Result<(), ParseError> {
     // Digits are buffered until their suit letter arrives; a hand has at most 18 tiles
     // in a group in practice, but record strings (discard rows) can be longer, so the
     // group is re-scanned from its start offset instead of buffered.
@@ -108,12 +127,15 @@ pub fn parse_each(
                         continue;
                     }
                     let digit = d - b'0';
-                    let tile = Tile::from_suit_number(suit, digit).ok_or(ParseError::BadDigit {
-                        position: start + j,
-                        digit,
-                        suit: b as char,
-                    })?;
-                    push(tile)?;
+                    let red = reds && digit == 0 && suit != Suit::Honor;
+                    let number = if red { 5 } else { digit };
+                    let tile =
+                        Tile::from_suit_number(suit, number).ok_or(ParseError::BadDigit {
+                            position: start + j,
+                            digit,
+                            suit: b as char,
+                        })?;
+                    push(tile, red)?;
                 }
             }
             b' ' | b'\t' | b'\r' | b'\n' => {}
@@ -147,6 +169,48 @@ pub fn parse_counts(s: &str, tile_set: TileSet) -> Result<TileCounts, ParseError
     Ok(counts)
 }
 
+/// A hand in mpsz notation with its red fives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct HandWithReds {
+    /// The tiles; a red five counts as a five.
+    pub counts: TileCounts,
+    /// How many of the fives of each suit (man, pin, sou) are red.
+    pub red_fives: [u8; 3],
+}
+
+impl Default for HandWithReds {
+    fn default() -> Self {
+        HandWithReds {
+            counts: [0; NUM_TILE_TYPES],
+            red_fives: [0; 3],
+        }
+    }
+}
+
+/// Parses a hand in which `0m`, `0p`, `0s` are red fives, checking the four-copy limit
+/// and the tile set like [`parse_counts`]. `parse_with_reds("0055p", ..)` holds four 5p,
+/// two of them red.
+pub fn parse_with_reds(s: &str, tile_set: TileSet) -> Result<HandWithReds, ParseError> {
+    let mut hand = HandWithReds::default();
+    parse_each_with_reds(s, |tile, red| {
+        if !tile_set.contains(tile) {
+            return Err(ParseError::NotInTileSet { tile });
+        }
+        let c = &mut hand.counts[tile.index()];
+        if *c >= 4 {
+            return Err(ParseError::TooManyCopies { tile });
+        }
+        *c += 1;
+        if red {
+            if let Some(r) = hand.red_fives.get_mut(tile.suit().index()) {
+                *r += 1;
+            }
+        }
+        Ok(())
+    })?;
+    Ok(hand)
+}
+
 /// Parses tiles in written order into a bounded vector (for melds and discard rows).
 /// Checks the tile set and the buffer capacity, not the copy limit.
 pub fn parse_tiles<const N: usize>(
@@ -175,6 +239,44 @@ impl fmt::Display for Counts<'_> {
             for i in range {
                 for _ in 0..self.0[i].min(4) {
                     write!(f, "{}", i - suit_index * 9 + 1)?;
+                    any = true;
+                }
+            }
+            if any {
+                write!(f, "{letter}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Displays a [`HandWithReds`] in canonical mpsz notation, the red fives written `0`
+/// just before the other fives of their suit (`340556m`). Red fives beyond the fives
+/// held are not written.
+#[derive(Clone, Copy)]
+pub struct CountsWithReds<'a>(pub &'a HandWithReds);
+
+impl fmt::Display for CountsWithReds<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let hand = self.0;
+        for (suit_index, letter) in ['m', 'p', 's', 'z'].into_iter().enumerate() {
+            let range = suit_index * 9..(suit_index * 9 + 9).min(NUM_TILE_TYPES);
+            let mut any = false;
+            for i in range {
+                let number = i - suit_index * 9 + 1;
+                let copies = hand.counts[i].min(4);
+                let red = if number == 5 {
+                    hand.red_fives
+                        .get(suit_index)
+                        .copied()
+                        .unwrap_or(0)
+                        .min(copies)
+                } else {
+                    0
+                };
+                for k in 0..copies {
+                    let digit = if k < red { 0 } else { number };
+                    write!(f, "{digit}")?;
                     any = true;
                 }
             }
@@ -287,6 +389,50 @@ mod tests {
             // Every error has a message.
             assert!(!err.to_string().is_empty());
         }
+    }
+
+    #[test]
+    fn red_fives() {
+        let table: [(&str, [u8; 3], &str); 5] = [
+            ("0m", [1, 0, 0], "0m"),
+            ("5550p", [0, 1, 0], "0555p"),
+            ("123m406p0s", [0, 1, 1], "123m406p0s"),
+            ("1z", [0, 0, 0], "1z"),
+            ("00m", [2, 0, 0], "00m"),
+        ];
+        for (input, reds, canonical) in table {
+            let hand = parse_with_reds(input, TileSet::FourPlayer).unwrap();
+            assert_eq!(hand.red_fives, reds, "{input}");
+            assert_eq!(CountsWithReds(&hand).to_string(), canonical, "{input}");
+            // A red five is a five for the plain counts.
+            let plain = input.replace('0', "5");
+            assert_eq!(
+                hand.counts,
+                parse_counts(&plain, TileSet::FourPlayer).unwrap()
+            );
+        }
+        assert_eq!(
+            parse_with_reds("0z", TileSet::FourPlayer),
+            Err(ParseError::BadDigit {
+                position: 0,
+                digit: 0,
+                suit: 'z'
+            })
+        );
+        assert_eq!(
+            parse_with_reds("0m", TileSet::Sanma),
+            Err(ParseError::NotInTileSet {
+                tile: Tile::new(4).unwrap()
+            })
+        );
+        assert_eq!(
+            parse_with_reds("05550p", TileSet::FourPlayer),
+            Err(ParseError::TooManyCopies {
+                tile: Tile::new(13).unwrap()
+            })
+        );
+        // The plain parser keeps rejecting 0.
+        assert!(parse_counts("0m", TileSet::FourPlayer).is_err());
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! invariants; the notation parser never panics and round-trips.
 
 use engine::game::{check_invariants, Action, Game, Phase, NUM_ACTIONS};
-use engine::notation::{parse_counts, Counts};
+use engine::notation::{parse_counts, parse_with_reds, Counts, CountsWithReds, HandWithReds};
 use engine::rules::Rules;
 use engine::tile::TileSet;
 use proptest::prelude::*;
@@ -65,5 +65,31 @@ proptest! {
                 prop_assert_eq!(parse_counts(&text, set), Ok(c));
             }
         }
+    }
+
+    #[test]
+    fn red_five_notation_never_panics(s in "\\PC*") {
+        let _ = parse_with_reds(&s, TileSet::FourPlayer);
+        let _ = parse_with_reds(&s, TileSet::Sanma);
+    }
+
+    /// Any count array with any number of its fives red formats and parses back to
+    /// itself, and the red fives are fives for the plain parser.
+    #[test]
+    fn red_five_notation_round_trips(
+        counts in proptest::collection::vec(0u8..=4, 34),
+        reds in proptest::collection::vec(0u8..=4, 3),
+    ) {
+        let mut hand = HandWithReds::default();
+        hand.counts.copy_from_slice(&counts);
+        for (suit, (red, &wanted)) in hand.red_fives.iter_mut().zip(&reds).enumerate() {
+            *red = wanted.min(hand.counts[suit * 9 + 4]);
+        }
+        let text = CountsWithReds(&hand).to_string();
+        prop_assert_eq!(parse_with_reds(&text, TileSet::FourPlayer), Ok(hand));
+        let plain = text.replace('0', "5");
+        prop_assert_eq!(parse_counts(&plain, TileSet::FourPlayer), Ok(hand.counts));
+        prop_assert_eq!(Counts(&hand.counts).to_string(), plain.clone());
+        prop_assert_eq!(text.matches('0').count() as u32, hand.red_fives.iter().map(|&r| r as u32).sum::<u32>());
     }
 }

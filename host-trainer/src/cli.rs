@@ -57,6 +57,29 @@ impl std::fmt::Display for RulesArg {
     }
 }
 
+/// The rules of `score`: a Tenhou preset (`engine::riichi::Preset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScoreRulesArg {
+    /// Tenhou three-player: no 2m-8m, no chi, kita, tsumo loss.
+    #[value(alias = "sanma")]
+    TenhouSanma,
+    /// Tenhou four-player.
+    #[value(name = "tenhou-4p", alias = "4p")]
+    #[serde(rename = "tenhou-4p")]
+    Tenhou4p,
+}
+
+impl From<ScoreRulesArg> for engine::riichi::Preset {
+    fn from(r: ScoreRulesArg) -> engine::riichi::Preset {
+        use engine::riichi::Preset;
+        match r {
+            ScoreRulesArg::TenhouSanma => Preset::TenhouSanma,
+            ScoreRulesArg::Tenhou4p => Preset::Tenhou4p,
+        }
+    }
+}
+
 /// How the search deals the worlds it rolls out (`search::Belief`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum BeliefArg {
@@ -92,5 +115,16 @@ mod tests {
             );
         }
         assert_eq!(RulesArg::from_name("Sanma"), None);
+    }
+
+    #[test]
+    fn score_rules_spell_the_engine_presets() {
+        for r in ScoreRulesArg::value_variants() {
+            let preset: engine::riichi::Preset = (*r).into();
+            let name = r.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(name, preset.name());
+            let json: ScoreRulesArg = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+            assert_eq!(json, *r);
+        }
     }
 }

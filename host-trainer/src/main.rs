@@ -8,6 +8,7 @@ mod belief_cmd;
 #[cfg(feature = "train")]
 mod export_cmd;
 mod report_cmd;
+mod score_cmd;
 mod shanten_cmd;
 #[cfg(feature = "train")]
 mod train_cmd;
@@ -24,6 +25,9 @@ struct Cli {
 enum Command {
     /// Shanten (and ukeire) of hands in mpsz notation, one per line on stdin or as arguments.
     Shanten(shanten_cmd::Args),
+    /// Scores a riichi win under Tenhou's rules: yaku, han, fu, limit and payments (one
+    /// hand from the arguments, or JSON lines on stdin).
+    Score(score_cmd::Args),
     /// Plays bots against each other (duplicate by default) and reports per-bot statistics.
     Arena(arena_cmd::Args),
     /// Scores the belief about opponents' hands (weighted vs uniform) on recorded positions.
@@ -73,6 +77,7 @@ fn run() -> anyhow::Result<()> {
     let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
+        Command::Score(args) => score_cmd::run(args),
         Command::Arena(args) => arena_cmd::run(args),
         Command::Belief(args) => belief_cmd::run(args),
         #[cfg(feature = "train")]

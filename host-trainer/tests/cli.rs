@@ -209,7 +209,15 @@ fn completions_and_man_page() {
     let dir = elsewhere("completions");
     let (bash, err, ok) = host_trainer(&["completions", "bash"], &dir);
     assert!(ok, "{err}");
-    for sub in ["shanten", "arena", "advise", "report", "completions", "man"] {
+    for sub in [
+        "shanten",
+        "score",
+        "arena",
+        "advise",
+        "report",
+        "completions",
+        "man",
+    ] {
         assert!(bash.contains(sub), "bash completion lacks {sub}");
     }
     assert!(bash.contains("complete -F"), "not a bash completion script");
