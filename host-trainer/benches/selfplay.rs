@@ -53,6 +53,9 @@ fn main() {
             auto_win: true,
             send_every: cfg.send_every,
             reward_scale: 4.0,
+            win_bonus: 0.0,
+            opponents: host_trainer::train::opponents::OpponentMix::SELF_ONLY,
+            past_lag: 20,
         };
         let links = WorkerLinks {
             params: prx,

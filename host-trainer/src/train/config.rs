@@ -11,6 +11,7 @@ use clap::{ArgMatches, Parser, ValueEnum};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::opponents::OpponentMix;
 use crate::cli::RulesArg;
 
 /// Where tensors of the learner live.
@@ -43,8 +44,11 @@ pub enum Guidance {
 }
 
 /// Self-play PPO training of the transformer policy (see `host_trainer::train`).
+// `serde(default)`: a config.json written before a setting existed reads with that
+// setting's default (which is the behaviour those runs had).
 #[derive(Parser, Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[command(name = "train")]
+#[serde(default)]
 pub struct TrainConfig {
     /// Rules preset.
     #[arg(long, default_value = "sanma", value_parser = RulesArg::name_parser())]
@@ -113,9 +117,21 @@ pub struct TrainConfig {
     /// Gradient clipping: maximal global L2 norm.
     #[arg(long, default_value_t = 0.5)]
     pub max_grad_norm: f64,
-    /// Reward = hand point delta / this scale.
+    /// Reward = (hand point delta + win bonus if the seat won) / this scale.
     #[arg(long, default_value_t = 4.0)]
     pub reward_scale: f64,
+    /// Points added to a seat's reward when it wins the hand (aligns the reward with
+    /// the win-rate target; 0 = points only).
+    #[arg(long, default_value_t = 0.0)]
+    pub win_bonus: f64,
+    /// Self-play table mix, weights per kind for each seat the learner does not hold:
+    /// self (the current policy, also trained on), eff (the efficiency bot), past (the
+    /// policy --past-lag pushes ago); e.g. self:0.4,eff:0.4,past:0.2.
+    #[arg(long, default_value = "self:1", value_parser = OpponentMix::parse_arg)]
+    pub opponents: String,
+    /// Parameter pushes between the current policy and a `past` opponent.
+    #[arg(long, default_value_t = 20)]
+    pub past_lag: usize,
     /// Efficiency guidance (auxiliary cross-entropy towards the best discard): on or off.
     #[arg(long, value_enum, default_value_t = Guidance::On)]
     pub guidance: Guidance,
@@ -248,6 +264,7 @@ fn merge(
     }
     let cfg: TrainConfig = serde_json::from_value(Value::Object(merged))
         .with_context(|| format!("--config {}: a setting has the wrong type", path.display()))?;
+    OpponentMix::parse(&cfg.opponents).with_context(|| format!("--config {}", path.display()))?;
     if RulesArg::from_name(&cfg.rules).is_none() {
         bail!(
             "--config {}: unknown rules {:?} (sanma or four-player)",

@@ -29,10 +29,17 @@
 //!
 //! # Reward
 //! A trajectory is one seat's decisions in one hand. Its reward, given at the last
-//! decision, is the seat's point delta for the hand divided by `--reward-scale`
-//! (default 4: a ron on a plain hand is ±1 point = ±0.25; a self-draw in sanma pays
-//! 2 points from each of two payers = +1.0). Discount `--gamma` (1.0: hands are short)
-//! and GAE `--lambda` apply per decision.
+//! decision, is the seat's point delta for the hand plus `--win-bonus` if it won,
+//! divided by `--reward-scale` (default 4: a ron on a plain hand is ±1 point = ±0.25; a
+//! self-draw in sanma pays 2 points from each of two payers = +1.0). Discount `--gamma`
+//! (1.0: hands are short) and GAE `--lambda` apply per decision.
+//!
+//! # Opponents
+//! `--opponents` mixes the players of a self-play table ([`opponents`]): every hand one
+//! seat is the current policy and each other seat is drawn from `self` (the current
+//! policy), `eff` (the efficiency bot) and `past` (an earlier snapshot). Training
+//! samples come from the current policy's seats only. The default, `self:1`, is plain
+//! self-play.
 //!
 //! # Parameter flow
 //! The learner pushes a [`model::ParamSnapshot`] to every worker every `--push-every`
@@ -73,6 +80,7 @@ pub mod durable;
 pub mod interrupt;
 pub mod metrics_log;
 pub mod model;
+pub mod opponents;
 pub mod ppo;
 pub mod run;
 pub mod selfplay;

@@ -25,6 +25,7 @@ use super::durable::write_atomic;
 pub use super::metrics_log::read_metrics;
 use super::metrics_log::{draw_curve, resume_metrics, MetricsLog};
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
+use super::opponents::OpponentMix;
 use super::ppo::{self, gae, guidance_target, PpoParams, Samples, UpdateStats};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 use crate::arena::{self, ArenaConfig, BotSpec};
@@ -318,6 +319,12 @@ fn absorb(
 
 /// Trains according to `cfg` until the stop rule, a budget or `interrupt`.
 pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
+    // Settings that clap cannot check for a programmatic config: refused before a run
+    // folder is made.
+    OpponentMix::parse(&cfg.opponents)?;
+    if !cfg.win_bonus.is_finite() {
+        bail!("--win-bonus must be a finite number");
+    }
     // Run folder and configuration (a resumed run keeps its saved hyperparameters).
     let (cfg, run_dir, checkpoint) = match &cfg.resume {
         Some(dir) => {
@@ -383,6 +390,10 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
     if cfg.steps_per_update == 0 || cfg.minibatch == 0 {
         bail!("--steps-per-update and --minibatch must be positive");
     }
+    let opponents = OpponentMix::parse(&cfg.opponents)?;
+    if !cfg.win_bonus.is_finite() {
+        bail!("--win-bonus must be a finite number");
+    }
     let dev = device(cfg.device)?;
     tch::manual_seed(cfg.seed as i64);
 
@@ -431,6 +442,9 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
             auto_win: cfg.auto_win,
             send_every: cfg.send_every,
             reward_scale: cfg.reward_scale as f32,
+            win_bonus: cfg.win_bonus as f32,
+            opponents,
+            past_lag: cfg.past_lag,
         };
         let links = WorkerLinks {
             params: prx,

@@ -9,14 +9,19 @@
 //!   container); a full channel blocks the worker (back-pressure).
 //!
 //! Each worker owns its own model (its own VarStore on the CPU) and plays `tables`
-//! tables at once; every seat of every table is the current policy (self-play). At each
-//! tick it advances every table to its next decision, encodes all pending decisions of
-//! all tables, runs **one** batched forward pass, samples the actions and applies them.
-//! Moves that are not decisions are played without the policy and not recorded: a seat
-//! with a single legal action, and — with `auto_win` — tsumo and ron.
+//! tables at once. Every hand, one seat (rotating) is the current policy and the others
+//! are drawn from the opponent mix ([`super::opponents`]): the current policy again,
+//! the efficiency bot, or a past snapshot (a second model, loaded from the snapshot the
+//! worker received `past_lag` pushes ago). At each tick it advances every table to its
+//! next policy decision (efficiency-bot seats move inline), encodes all pending
+//! decisions of all tables, runs **one** batched forward pass per model, samples the
+//! actions and applies them. Moves that are not decisions are played without the
+//! policy and not recorded: a seat with a single legal action, and — with `auto_win` —
+//! tsumo and ron. Only the current policy's decisions are recorded.
 //!
 //! A trajectory is one seat's decisions in one hand; its only reward comes at the end of
-//! the hand: the seat's point delta divided by `reward_scale`.
+//! the hand: the seat's point delta plus `win_bonus` if it won, divided by
+//! `reward_scale`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
@@ -32,7 +37,9 @@ use serde::{Deserialize, Serialize};
 use tch::{Device, Kind, Tensor};
 
 use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapshot};
+use super::opponents::{OpponentMix, SeatKind};
 use crate::policy::automatic;
+use engine::bots::{Agent, EfficiencyBot};
 
 /// One decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -100,8 +107,14 @@ pub struct WorkerSetup {
     pub auto_win: bool,
     /// Trajectories per message.
     pub send_every: usize,
-    /// Reward = delta / reward_scale.
+    /// Reward = (delta + win_bonus if won) / reward_scale.
     pub reward_scale: f32,
+    /// Points added to the reward of a seat that won.
+    pub win_bonus: f32,
+    /// Who sits at the seats the learner does not hold.
+    pub opponents: OpponentMix,
+    /// Snapshots between the current policy and a `past` opponent.
+    pub past_lag: usize,
 }
 
 /// The channels and flags shared with the trainer.
@@ -120,6 +133,7 @@ struct Table {
     game: Game,
     traj: [Vec<Step>; 4],
     version: [u64; 4],
+    kinds: [SeatKind; 4],
 }
 
 fn sample(rng: &mut Rng, logp: &[f32]) -> usize {
@@ -155,6 +169,76 @@ fn send(links: &WorkerLinks, mut msg: Vec<u8>) -> bool {
     }
 }
 
+/// A pending decision of the current policy or of a past snapshot.
+struct Pending {
+    table: usize,
+    seat: u8,
+    legal: LegalActions,
+    /// Which model decides, and its row in that model's batch.
+    past: bool,
+    row: usize,
+}
+
+/// The observations and masks of one model's batch.
+#[derive(Default)]
+struct Batch {
+    obs: Vec<f32>,
+    mask: Vec<f32>,
+    rows: usize,
+}
+
+impl Batch {
+    fn clear(&mut self) {
+        self.obs.clear();
+        self.mask.clear();
+        self.rows = 0;
+    }
+
+    /// Log-probabilities (`rows × NUM_ACTIONS`) and values of the batch under `model`.
+    fn forward(&self, model: &OwnedNet) -> Result<(Vec<f32>, Vec<f32>)> {
+        if self.rows == 0 {
+            return Ok((Vec::new(), Vec::new()));
+        }
+        let x = obs_tensor(&self.obs, Device::Cpu)?;
+        let m = Tensor::from_slice(&self.mask).view([self.rows as i64, NUM_ACTIONS as i64]);
+        let (logits, values) = model.net.forward(&x);
+        let logp = masked_logits(&logits, &m).log_softmax(-1, Kind::Float);
+        let logp: Vec<f32> = Vec::try_from(logp.flatten(0, -1)).context("logits to vec")?;
+        let values: Vec<f32> = Vec::try_from(values).context("values to vec")?;
+        Ok((logp, values))
+    }
+}
+
+/// The snapshots a worker received, newest last, and the model of the oldest kept
+/// (the `past` opponent: `past_lag` pushes behind, or the oldest there is).
+struct PastPolicy {
+    history: std::collections::VecDeque<Arc<Vec<u8>>>,
+    lag: usize,
+    model: OwnedNet,
+}
+
+impl PastPolicy {
+    fn new(first: &Arc<Vec<u8>>, lag: usize) -> Result<PastPolicy> {
+        let snap = ParamSnapshot::from_bytes(first)?;
+        Ok(PastPolicy {
+            history: std::iter::once(first.clone()).collect(),
+            lag,
+            model: OwnedNet::from_snapshot(&snap, Device::Cpu)?,
+        })
+    }
+
+    fn received(&mut self, bytes: &Arc<Vec<u8>>) -> Result<()> {
+        self.history.push_back(bytes.clone());
+        if self.history.len() > self.lag + 1 {
+            self.history.pop_front();
+            if let Some(oldest) = self.history.front() {
+                ParamSnapshot::from_bytes(oldest)?.load_into(&self.model.vs)?;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs a worker until `stop` is set or the trainer hangs up. Waits for the first
 /// parameter snapshot before playing.
 pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
@@ -184,35 +268,46 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
     }
     let mut version = snap.version;
     let model = OwnedNet::from_snapshot(&snap, Device::Cpu)?;
+    let mut past = if setup.opponents.uses_past() {
+        Some(PastPolicy::new(&first, setup.past_lag)?)
+    } else {
+        None
+    };
     let mut rng = Rng::new(Rng::derive_seed(setup.seed, 0));
+    let mut seat_rng = Rng::new(Rng::derive_seed(setup.seed, u64::MAX));
     let mut hand_counter = 0u64;
-    let new_game = |c: &mut u64| -> Result<Game> {
+    let mut new_table = |c: &mut u64, version: u64| -> Result<Table> {
         *c += 1;
-        Game::new(rules, Rng::derive_seed(setup.seed, *c)).map_err(|e| anyhow!("{e}"))
+        let game =
+            Game::new(rules, Rng::derive_seed(setup.seed, *c)).map_err(|e| anyhow!("{e}"))?;
+        let learner = (*c % players as u64) as usize;
+        Ok(Table {
+            game,
+            traj: Default::default(),
+            version: [version; 4],
+            kinds: setup.opponents.seats(players, learner, &mut seat_rng),
+        })
     };
     let mut tables: Vec<Table> = (0..setup.tables.max(1))
-        .map(|_| {
-            Ok(Table {
-                game: new_game(&mut hand_counter)?,
-                traj: Default::default(),
-                version: [version; 4],
-            })
-        })
+        .map(|_| new_table(&mut hand_counter, version))
         .collect::<Result<_>>()?;
     let mut outgoing: Vec<Trajectory> = Vec::new();
     let mut hands = 0u32;
-    let mut obs_buf: Vec<f32> = Vec::new();
-    let mut mask_buf: Vec<f32> = Vec::new();
-    let mut pending: Vec<(usize, u8, LegalActions)> = Vec::new();
+    let mut current = Batch::default();
+    let mut past_batch = Batch::default();
+    let mut pending: Vec<Pending> = Vec::new();
     let mut enc = [0f32; ENCODED_LEN];
     let mut mask = [0f32; NUM_ACTIONS];
     while !links.stop.load(Ordering::Relaxed) {
         while links.pause.load(Ordering::Relaxed) && !links.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(10));
         }
-        // The newest complete snapshot, if any arrived.
+        // The newest complete snapshot, if any arrived (every one is kept for `past`).
         let mut newest = None;
         while let Ok(p) = links.params.try_recv() {
+            if let Some(past) = past.as_mut() {
+                past.received(&p)?;
+            }
             newest = Some(p);
         }
         if let Some(p) = newest {
@@ -222,31 +317,27 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
         }
         // Advance every table to its next policy decision.
         pending.clear();
-        obs_buf.clear();
-        mask_buf.clear();
+        current.clear();
+        past_batch.clear();
         for (ti, t) in tables.iter_mut().enumerate() {
             loop {
                 if !matches!(t.game.phase(), Phase::Turn | Phase::Claim) {
-                    let deltas = t.game.last_result().map(|r| r.deltas).unwrap_or([0; 4]);
-                    for (s, &delta) in deltas.iter().enumerate().take(players) {
-                        let steps = std::mem::take(&mut t.traj[s]);
-                        if !steps.is_empty() {
-                            outgoing.push(Trajectory {
-                                param_version: t.version[s],
-                                steps,
-                                reward: delta as f32 / setup.reward_scale,
-                            });
-                        }
-                    }
+                    finish_hand(t, players, &setup, &mut outgoing);
                     hands += 1;
-                    t.game = new_game(&mut hand_counter)?;
+                    *t = new_table(&mut hand_counter, version)?;
                     continue;
                 }
                 let seats = t.game.seats_to_act();
                 let mut auto = None;
                 for &seat in &seats {
-                    if let Some(a) = automatic(&t.game.legal_actions(seat), setup.auto_win) {
+                    let legal = t.game.legal_actions(seat);
+                    if let Some(a) = automatic(&legal, setup.auto_win) {
                         auto = Some((seat, a));
+                        break;
+                    }
+                    if t.kinds[seat as usize] == SeatKind::Efficiency {
+                        let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
+                        auto = Some((seat, EfficiencyBot.act(&obs, &legal)));
                         break;
                     }
                 }
@@ -261,9 +352,22 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                     let legal = t.game.legal_actions(seat);
                     encode(&obs, &mut enc);
                     engine::encode::action_mask(&legal, &mut mask);
-                    obs_buf.extend_from_slice(&enc);
-                    mask_buf.extend_from_slice(&mask);
-                    pending.push((ti, seat, legal));
+                    let is_past = t.kinds[seat as usize] == SeatKind::Past;
+                    let batch = if is_past {
+                        &mut past_batch
+                    } else {
+                        &mut current
+                    };
+                    batch.obs.extend_from_slice(&enc);
+                    batch.mask.extend_from_slice(&mask);
+                    pending.push(Pending {
+                        table: ti,
+                        seat,
+                        legal,
+                        past: is_past,
+                        row: batch.rows,
+                    });
+                    batch.rows += 1;
                 }
                 break;
             }
@@ -271,38 +375,46 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
         if pending.is_empty() {
             continue;
         }
-        // One batched forward pass for all tables.
-        let b = pending.len() as i64;
-        let x = obs_tensor(&obs_buf, Device::Cpu)?;
-        let m = Tensor::from_slice(&mask_buf).view([b, NUM_ACTIONS as i64]);
-        let (logits, values) = model.net.forward(&x);
-        let logp = masked_logits(&logits, &m).log_softmax(-1, Kind::Float);
-        let logp: Vec<f32> = Vec::try_from(logp.flatten(0, -1)).context("logits to vec")?;
-        let values: Vec<f32> = Vec::try_from(values).context("values to vec")?;
-        for (i, (ti, seat, legal)) in pending.iter().enumerate() {
-            let row = &logp[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+        // One batched forward pass per model for all tables.
+        let (logp, values) = current.forward(&model)?;
+        let (past_logp, past_values) = match past.as_ref() {
+            Some(p) => past_batch.forward(&p.model)?,
+            None => (Vec::new(), Vec::new()),
+        };
+        for p in &pending {
+            let (lp, vals, obs) = if p.past {
+                (&past_logp, &past_values, &past_batch.obs)
+            } else {
+                (&logp, &values, &current.obs)
+            };
+            let Some(row) = lp.get(p.row * NUM_ACTIONS..(p.row + 1) * NUM_ACTIONS) else {
+                bail!("worker {}: a decision of a seat without a model", setup.id);
+            };
             let a = sample(&mut rng, row);
             let Some(action) = Action::from_index(a) else {
                 continue;
             };
-            let t = &mut tables[*ti];
+            let t = &mut tables[p.table];
             // An earlier answer in the same claim window may have closed it.
-            if !legal.contains(action) || !t.game.seats_to_act().contains(seat) {
+            if !p.legal.contains(action) || !t.game.seats_to_act().contains(&p.seat) {
                 continue;
             }
             t.game
-                .apply(*seat, action)
+                .apply(p.seat, action)
                 .map_err(|e| anyhow!("worker {}: {e}", setup.id))?;
-            let s = *seat as usize;
+            if p.past {
+                continue;
+            }
+            let s = p.seat as usize;
             if t.traj[s].is_empty() {
                 t.version[s] = version;
             }
             t.traj[s].push(Step {
-                obs: obs_buf[i * ENCODED_LEN..(i + 1) * ENCODED_LEN].to_vec(),
-                legal: legal.bits(),
+                obs: obs[p.row * ENCODED_LEN..(p.row + 1) * ENCODED_LEN].to_vec(),
+                legal: p.legal.bits(),
                 action: a as u16,
                 logp: row[a],
-                value: values[i],
+                value: vals[p.row],
             });
         }
         if outgoing.len() >= setup.send_every.max(1) {
@@ -318,4 +430,28 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// Turns the current policy's decisions of a finished hand into trajectories.
+fn finish_hand(t: &mut Table, players: usize, setup: &WorkerSetup, out: &mut Vec<Trajectory>) {
+    let result = t.game.last_result();
+    let deltas = result.map(|r| r.deltas).unwrap_or([0; 4]);
+    let winners = result.map(|r| r.winners).unwrap_or([false; 4]);
+    for s in 0..players {
+        let steps = std::mem::take(&mut t.traj[s]);
+        if t.kinds[s] == SeatKind::Current && !steps.is_empty() {
+            out.push(Trajectory {
+                param_version: t.version[s],
+                steps,
+                reward: hand_reward(deltas[s], winners[s], setup),
+            });
+        }
+    }
+}
+
+/// A seat's reward for a hand: its point delta, plus the win bonus if it won, over the
+/// reward scale.
+pub fn hand_reward(delta: i32, won: bool, setup: &WorkerSetup) -> f32 {
+    let bonus = if won { setup.win_bonus } else { 0.0 };
+    (delta as f32 + bonus) / setup.reward_scale
 }

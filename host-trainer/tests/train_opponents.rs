@@ -1,0 +1,185 @@
+//! The self-play table mix (`--opponents`, `--past-lag`) and `--win-bonus`: workers
+//! record the current policy's seats only, a mixed run trains, bad mixes are refused
+//! before a run folder exists.
+#![cfg(feature = "train")]
+
+mod common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use engine::Rules;
+use host_trainer::train::model::{ModelConfig, OwnedNet, ParamSnapshot};
+use host_trainer::train::opponents::OpponentMix;
+use host_trainer::train::run::CONFIG_FILE;
+use host_trainer::train::selfplay::{
+    hand_reward, run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup,
+};
+use host_trainer::train::TrainConfig;
+use tch::Device;
+
+const TINY: ModelConfig = ModelConfig {
+    layers: 1,
+    d_model: 16,
+    heads: 2,
+    ff: 32,
+};
+
+/// Plays with one worker until `hands` hands are done; returns (hands, trajectories).
+fn play(opponents: &str, hands: u32) -> (u32, usize) {
+    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let snap = Arc::new(
+        ParamSnapshot::take(&net.vs, TINY, 0)
+            .unwrap()
+            .to_bytes()
+            .unwrap(),
+    );
+    let (ptx, prx) = std::sync::mpsc::channel();
+    ptx.send(snap.clone()).unwrap();
+    ptx.send(snap).unwrap(); // a second snapshot: the `past` model moves along
+    let (tx, rx) = std::sync::mpsc::sync_channel(16);
+    let stop = Arc::new(AtomicBool::new(false));
+    let setup = WorkerSetup {
+        id: 0,
+        rules: Rules::sanma(),
+        model: TINY,
+        tables: 4,
+        seed: 5,
+        auto_win: true,
+        send_every: 1,
+        reward_scale: 1.0,
+        win_bonus: 0.0,
+        opponents: OpponentMix::parse(opponents).unwrap(),
+        past_lag: 1,
+    };
+    let links = WorkerLinks {
+        params: prx,
+        out: tx,
+        stop: stop.clone(),
+        pause: Arc::new(AtomicBool::new(false)),
+    };
+    let worker = std::thread::spawn(move || run_worker(setup, links));
+    let (mut done, mut trajectories) = (0u32, 0usize);
+    let start = Instant::now();
+    while done < hands && start.elapsed() < Duration::from_secs(120) {
+        if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(200)) {
+            let b = TrajectoryBatch::from_bytes(&bytes).unwrap();
+            done += b.hands;
+            trajectories += b.trajectories.len();
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    drop(rx);
+    worker.join().unwrap().unwrap();
+    drop(ptx);
+    (done, trajectories)
+}
+
+#[test]
+fn workers_record_only_the_current_policys_seats() {
+    // Against two efficiency bots one seat per hand is recorded; in self-play all three
+    // (a seat without any decision of its own — every move automatic — records none).
+    let (hands, trajectories) = play("eff:1", 60);
+    assert!(hands >= 60, "{hands}");
+    assert!(
+        trajectories <= hands as usize + 4,
+        "{trajectories} for {hands} hands"
+    );
+    assert!(
+        trajectories * 10 >= hands as usize * 8,
+        "{trajectories} for {hands} hands"
+    );
+    let (hands, trajectories) = play("self:1", 60);
+    assert!(
+        trajectories > 2 * hands as usize,
+        "{trajectories} for {hands} hands"
+    );
+    // Past snapshots play without being recorded.
+    let (hands, trajectories) = play("past:1", 60);
+    assert!(
+        trajectories <= hands as usize + 4,
+        "{trajectories} for {hands} hands"
+    );
+}
+
+#[test]
+fn the_win_bonus_is_added_to_winners_rewards_only() {
+    let setup = |win_bonus| WorkerSetup {
+        id: 0,
+        rules: Rules::sanma(),
+        model: TINY,
+        tables: 1,
+        seed: 0,
+        auto_win: true,
+        send_every: 1,
+        reward_scale: 4.0,
+        win_bonus,
+        opponents: OpponentMix::SELF_ONLY,
+        past_lag: 1,
+    };
+    assert_eq!(hand_reward(2, true, &setup(0.0)), 0.5);
+    assert_eq!(hand_reward(2, true, &setup(2.0)), 1.0);
+    assert_eq!(hand_reward(-1, false, &setup(2.0)), -0.25);
+    assert_eq!(hand_reward(0, false, &setup(2.0)), 0.0);
+}
+
+#[test]
+fn a_mixed_run_trains_and_records_its_mix() {
+    let dir = std::env::temp_dir().join(format!("mj-train-mix-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut args: Vec<String> = [
+        "train",
+        "--id",
+        "mix",
+        "--eval-every",
+        "0",
+        "--max-updates",
+        "2",
+        "--quiet",
+        "--opponents",
+        "self:0.3,eff:0.4,past:0.3",
+        "--past-lag",
+        "1",
+        "--win-bonus",
+        "1",
+    ]
+    .map(String::from)
+    .into();
+    args.extend(["--runs".to_string(), dir.display().to_string()]);
+    args.extend(common::TINY_TRAINING.map(String::from));
+    let out =
+        host_trainer::train::train(TrainConfig::parse_from(args), &AtomicBool::new(false)).unwrap();
+    assert_eq!(out.progress.update, 2);
+    let config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("mix").join(CONFIG_FILE)).unwrap())
+            .unwrap();
+    assert_eq!(config["config"]["opponents"], "self:0.3,eff:0.4,past:0.3");
+    assert_eq!(config["config"]["win_bonus"], 1.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_mixes_are_refused_before_any_work() {
+    for (mix, want) in [
+        ("self:0.5,eff:0.4", "sum to"),
+        ("self:0.5,bot:0.5", "unknown kind"),
+    ] {
+        // On the command line, by clap.
+        let err = TrainConfig::try_parse_from(["train", "--opponents", mix]).unwrap_err();
+        assert!(err.to_string().contains(want), "{err}");
+        // In a programmatic config, by train(), before a run folder is made.
+        let dir = std::env::temp_dir().join(format!("mj-train-badmix-{}", std::process::id()));
+        let mut cfg = TrainConfig::parse_from(["train", "--id", "bad"]);
+        cfg.runs = dir.clone();
+        cfg.opponents = mix.into();
+        let err = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap_err();
+        assert!(format!("{err:#}").contains(want), "{err:#}");
+        assert!(!dir.exists(), "a run folder was made");
+    }
+    // A config.json from before the mix existed reads with the defaults (self-play).
+    let old = serde_json::json!({"rules": "sanma", "seed": 3});
+    let cfg: TrainConfig = serde_json::from_value(old).unwrap();
+    assert_eq!((cfg.opponents.as_str(), cfg.win_bonus), ("self:1", 0.0));
+}
