@@ -77,6 +77,8 @@ pub mod agent;
 pub mod checkpoint;
 pub mod config;
 pub mod durable;
+pub mod evaluation;
+pub mod folder;
 pub mod interrupt;
 pub mod metrics_log;
 pub mod model;
@@ -84,6 +86,7 @@ pub mod opponents;
 pub mod ppo;
 pub mod run;
 pub mod selfplay;
+pub mod workers;
 
 pub use config::{DeviceChoice, Guidance, TrainArgs, TrainConfig};
 pub use run::{evaluate, evaluate_until, train, TrainOutcome};

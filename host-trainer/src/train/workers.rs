@@ -1,0 +1,227 @@
+//! The learner's side of self-play: the worker threads, parameter pushes, and the
+//! gathering of one update's samples from the bounded replay channel.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use anyhow::{anyhow, Context, Result};
+use engine::encode::ENCODED_LEN;
+use engine::game::NUM_ACTIONS;
+use engine::rng::Rng;
+use engine::tile::NUM_TILE_TYPES;
+use engine::Rules;
+use tch::nn::VarStore;
+
+use super::config::TrainConfig;
+use super::model::{ModelConfig, ParamSnapshot};
+use super::opponents::OpponentMix;
+use super::ppo::{gae, guidance_target, Samples};
+use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
+
+/// The running workers and their channels.
+pub struct Workers {
+    params: Vec<Sender<Arc<Vec<u8>>>>,
+    handles: Vec<JoinHandle<Result<()>>>,
+    samples: Receiver<Vec<u8>>,
+    stop: Arc<AtomicBool>,
+    /// While set, workers idle (the learner evaluates).
+    pub pause: Arc<AtomicBool>,
+    /// Number of worker threads.
+    pub count: usize,
+}
+
+/// One update's samples and what was seen while gathering them.
+pub struct Collected {
+    /// The samples, advantages and returns computed.
+    pub samples: Samples,
+    /// Self-play hands finished.
+    pub hands: u64,
+    /// Trajectories kept.
+    pub kept: u64,
+    /// Trajectories dropped as too stale.
+    pub dropped: u64,
+    /// Sum of the kept trajectories' rewards.
+    pub reward: f64,
+    /// Seconds spent waiting for them.
+    pub wait_s: f64,
+}
+
+impl Workers {
+    /// Starts `cfg.workers` threads (0 = one per core); each waits for the first
+    /// parameter push. `resumes` separates the seeds of a resumed session's workers.
+    pub fn spawn(
+        cfg: &TrainConfig,
+        rules: Rules,
+        model: ModelConfig,
+        resumes: u64,
+        opponents: OpponentMix,
+    ) -> Result<Workers> {
+        let count = if cfg.workers == 0 {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        } else {
+            cfg.workers
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let pause = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(cfg.replay_capacity.max(1));
+        let mut params = Vec::new();
+        let mut handles = Vec::new();
+        for w in 0..count {
+            let (ptx, prx) = mpsc::channel::<Arc<Vec<u8>>>();
+            params.push(ptx);
+            let setup = WorkerSetup {
+                id: w as u32,
+                rules,
+                model,
+                tables: cfg.tables,
+                seed: Rng::derive_seed(cfg.seed, 1_000 + w as u64 + 1_000 * resumes),
+                auto_win: cfg.auto_win,
+                send_every: cfg.send_every,
+                reward_scale: cfg.reward_scale as f32,
+                win_bonus: cfg.win_bonus as f32,
+                opponents,
+                past_lag: cfg.past_lag,
+            };
+            let links = WorkerLinks {
+                params: prx,
+                out: tx.clone(),
+                stop: stop.clone(),
+                pause: pause.clone(),
+            };
+            handles.push(
+                std::thread::Builder::new()
+                    .name(format!("selfplay-{w}"))
+                    .spawn(move || run_worker(setup, links))
+                    .context("spawning a worker")?,
+            );
+        }
+        Ok(Workers {
+            params,
+            handles,
+            samples: rx,
+            stop,
+            pause,
+            count,
+        })
+    }
+
+    /// Sends the learner's parameters (as version `version`) to every worker; returns
+    /// the snapshot, which the evaluation plays.
+    pub fn push(
+        &self,
+        vs: &VarStore,
+        model: ModelConfig,
+        version: u64,
+    ) -> Result<Arc<ParamSnapshot>> {
+        let snap = Arc::new(ParamSnapshot::take(vs, model, version)?);
+        let bytes = Arc::new(snap.to_bytes()?);
+        for p in &self.params {
+            let _ = p.send(bytes.clone());
+        }
+        Ok(snap)
+    }
+
+    /// Gathers at least `cfg.steps_per_update` samples of trajectories played with
+    /// parameters at most `cfg.max_staleness` versions behind `version`. `None` when
+    /// `interrupt` was set: it is checked before every message (busy workers keep the
+    /// channel full, so a check on time-outs alone would wait for the whole gathering),
+    /// and the samples gathered so far are dropped (self-play is cheap to redo).
+    pub fn collect(
+        &self,
+        cfg: &TrainConfig,
+        version: u64,
+        interrupt: &AtomicBool,
+    ) -> Result<Option<Collected>> {
+        let start = Instant::now();
+        let mut c = Collected {
+            samples: Samples::default(),
+            hands: 0,
+            kept: 0,
+            dropped: 0,
+            reward: 0.0,
+            wait_s: 0.0,
+        };
+        while c.samples.len() < cfg.steps_per_update {
+            if interrupt.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            match self.samples.recv_timeout(Duration::from_millis(200)) {
+                Ok(bytes) => {
+                    let batch = TrajectoryBatch::from_bytes(&bytes)?;
+                    c.hands += batch.hands as u64;
+                    absorb(cfg, &batch, version, &mut c);
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    if self.handles.iter().all(|h| h.is_finished()) {
+                        return Err(anyhow!("all self-play workers ended"));
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(anyhow!("all self-play workers ended"));
+                }
+            }
+        }
+        c.wait_s = start.elapsed().as_secs_f64();
+        Ok(Some(c))
+    }
+
+    /// Stops and joins every worker; the first worker error, if any.
+    pub fn shutdown(self) -> Result<()> {
+        self.stop.store(true, Ordering::Relaxed);
+        self.pause.store(false, Ordering::Relaxed);
+        drop(self.samples);
+        let mut worker_error = None;
+        for h in self.handles {
+            match h.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => worker_error = Some(e),
+                Err(_) => worker_error = Some(anyhow!("a self-play worker panicked")),
+            }
+        }
+        match worker_error {
+            Some(e) => Err(e.context("self-play worker failed")),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Adds the fresh trajectories of a batch to `c` with their GAE advantages, returns and
+/// guidance targets.
+fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Collected) {
+    let s = &mut c.samples;
+    let mut guide = [0f32; NUM_TILE_TYPES];
+    for tr in &batch.trajectories {
+        if tr.param_version + cfg.max_staleness < version
+            || tr.steps.iter().any(|st| st.obs.len() != ENCODED_LEN)
+        {
+            c.dropped += 1;
+            continue;
+        }
+        c.kept += 1;
+        c.reward += tr.reward as f64;
+        let n = tr.steps.len();
+        let mut rewards = vec![0.0f32; n];
+        if let Some(r) = rewards.last_mut() {
+            *r = tr.reward;
+        }
+        let values: Vec<f32> = tr.steps.iter().map(|st| st.value).collect();
+        let (adv, ret) = gae(&rewards, &values, cfg.gamma as f32, cfg.lambda as f32);
+        for (i, st) in tr.steps.iter().enumerate() {
+            let start = s.mask.len();
+            s.mask
+                .extend((0..NUM_ACTIONS).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32));
+            guidance_target(&st.obs, &s.mask[start..], &mut guide);
+            s.guide.extend_from_slice(&guide);
+            s.obs.extend_from_slice(&st.obs);
+            s.action.push(st.action as i64);
+            s.old_logp.push(st.logp);
+            s.adv.push(adv[i]);
+            s.ret.push(ret[i]);
+        }
+    }
+}
