@@ -296,7 +296,12 @@ fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
     let net = OwnedNet::from_snapshot(&ck.params, Device::Cpu).unwrap();
     let x = obs_tensor(&[0.0; ENCODED_LEN], Device::Cpu).unwrap();
     assert_eq!(net.net.forward(&x).0.size(), vec![1, NUM_ACTIONS as i64]);
-    assert_eq!(read_metrics(&run).unwrap().len(), 2);
+    let rows = read_metrics(&run).unwrap();
+    assert_eq!(rows.len(), 2);
+    // The evaluation at update 2 has the paired comparison; with one wall (3 hands)
+    // its interval is undefined (NaN, written as null).
+    assert!(rows[1].eval_paired_points.is_some() && rows[0].eval_paired_points.is_none());
+    assert!(rows[1].eval_paired_win_rate.is_some() && rows[1].eval_paired_points_low.is_none());
 
     // A truncated checkpoint is refused with a clear error.
     let bytes = std::fs::read(run.join(CHECKPOINT_FILE)).unwrap();

@@ -134,7 +134,9 @@ fn a_mixed_run_trains_and_records_its_mix() {
         "--id",
         "mix",
         "--eval-every",
-        "0",
+        "2",
+        "--eval-hands",
+        "12",
         "--max-updates",
         "2",
         "--quiet",
@@ -152,6 +154,15 @@ fn a_mixed_run_trains_and_records_its_mix() {
     let out =
         host_trainer::train::train(TrainConfig::parse_from(args), &AtomicBool::new(false)).unwrap();
     assert_eq!(out.progress.update, 2);
+    // The evaluation's paired comparison, over 4 walls, has an interval around its mean.
+    let rows = host_trainer::train::run::read_metrics(&dir.join("mix")).unwrap();
+    let r = &rows[1];
+    let paired = (
+        r.eval_paired_points_low.unwrap(),
+        r.eval_paired_points.unwrap(),
+        r.eval_paired_points_high.unwrap(),
+    );
+    assert!(paired.0 <= paired.1 && paired.1 <= paired.2, "{paired:?}");
     let config: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("mix").join(CONFIG_FILE)).unwrap())
             .unwrap();

@@ -43,6 +43,29 @@ pub enum Guidance {
     Off,
 }
 
+/// The walls of the training-time evaluations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EvalWalls {
+    /// Fresh walls at every evaluation (the seed mixed with the evaluation's number):
+    /// no evaluation is tuned to one set of walls.
+    Rotating,
+    /// The same walls at every evaluation (runs before `--eval-walls` existed).
+    Fixed,
+}
+
+/// What the stop rule reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StopOn {
+    /// Win rates against random bots and against efficiency bots above
+    /// `--win-rate-random` and `--win-rate-eff`.
+    WinRates,
+    /// Win rate against random bots above `--win-rate-random`, and points per hand above
+    /// the efficiency bot's in the same seats on the same walls (95 % lower bound > 0).
+    Paired,
+}
+
 /// Self-play PPO training of the transformer policy (see `host_trainer::train`).
 // `serde(default)`: a config.json written before a setting existed reads with that
 // setting's default (which is the behaviour those runs had).
@@ -160,8 +183,19 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 25)]
     pub eval_every: u64,
     /// Hands per evaluation line-up (duplicate: rounded up to a multiple of the players).
+    /// An evaluation plays three line-ups (against random bots, against efficiency bots,
+    /// and the efficiency bot in the policy's seats for the paired comparison).
     #[arg(long, default_value_t = 600)]
     pub eval_hands: u64,
+    /// Evaluation walls: rotating (fresh every evaluation) or fixed (the same every time).
+    // Old config.json files have no such key and read as `fixed`, the walls they had.
+    #[arg(long, value_enum, default_value_t = EvalWalls::Rotating)]
+    #[serde(default = "fixed_walls")]
+    pub eval_walls: EvalWalls,
+    /// The stop rule: win-rates (both thresholds) or paired (random-bot threshold and
+    /// points/hand above the efficiency bot's in the same seats, lower bound > 0).
+    #[arg(long, value_enum, default_value_t = StopOn::WinRates)]
+    pub stop_on: StopOn,
     /// Stop threshold: policy win rate against two random bots (the efficiency bot gets about 0.80 in sanma).
     #[arg(long, default_value_t = 0.45)]
     pub win_rate_random: f64,
@@ -183,6 +217,10 @@ pub struct TrainConfig {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+fn fixed_walls() -> EvalWalls {
+    EvalWalls::Fixed
 }
 
 impl Default for TrainConfig {

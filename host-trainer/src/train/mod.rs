@@ -55,10 +55,21 @@
 //!
 //! # Evaluation and stopping
 //! Every `--eval-every` (N2) updates the current parameters play greedily in the
-//! duplicate arena against two random bots and against two efficiency bots (same walls
-//! every evaluation). The run stops when the policy's win rate is at least
-//! `--win-rate-random` and `--win-rate-eff` in `--stop-after` consecutive evaluations,
-//! or at `--max-updates` / `--max-minutes`.
+//! duplicate arena against two random bots and against two efficiency bots, and the
+//! efficiency bot plays the policy's seats on the same walls: the paired difference of
+//! points per hand (with its 95 % interval) says whether the policy beats the bot it is
+//! judged against, with the luck of the walls cancelled. The walls are fresh at every
+//! evaluation (`--eval-walls rotating`; `fixed` repeats them). The cost: three line-ups
+//! of `--eval-hands` hands each (600 by default), two of them with the policy (the
+//! shipped model's arena ran 85.8 hands/s on the 2 cores, models/REPORT.md: about 15 s
+//! per evaluation) and one of efficiency bots (about 100× faster). The paired interval
+//! shrinks with the square root of the hands: ±0.044 points/hand at 10 002 hands
+//! (models/REPORT.md), so about ±0.18 at 600 and ±0.08 at 3 000 — a `paired` stop rule
+//! wants `--eval-hands 3000` or more. The run
+//! stops after `--stop-after` consecutive evaluations that pass `--stop-on`:
+//! `win-rates` (the win rate at least `--win-rate-random` and `--win-rate-eff`) or
+//! `paired` (the random-bot threshold and the paired lower bound above 0), or at
+//! `--max-updates` / `--max-minutes`.
 //!
 //! # Interruption
 //! The first SIGINT (Ctrl-C) or SIGTERM sets the interrupt flag: a PPO update in
@@ -88,5 +99,5 @@ pub mod run;
 pub mod selfplay;
 pub mod workers;
 
-pub use config::{DeviceChoice, Guidance, TrainArgs, TrainConfig};
+pub use config::{DeviceChoice, EvalWalls, Guidance, StopOn, TrainArgs, TrainConfig};
 pub use run::{evaluate, evaluate_until, train, TrainOutcome};

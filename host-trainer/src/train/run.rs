@@ -23,7 +23,7 @@ use tch::Device;
 use super::adam::Adam;
 use super::checkpoint::{Checkpoint, Progress};
 use super::config::{DeviceChoice, Guidance, TrainConfig};
-use super::evaluation::stop_rule;
+use super::evaluation::{eval_seed, stop_rule};
 pub use super::evaluation::{evaluate, evaluate_until, Evaluation};
 use super::folder::{open_run, save, RunFolder};
 pub use super::folder::{RunInfo, CHECKPOINT_FILE, CONFIG_FILE};
@@ -94,19 +94,32 @@ pub struct MetricsRow {
     pub eval_eff_low: Option<f64>,
     /// Points per hand against two efficiency bots.
     pub eval_eff_points: Option<f64>,
+    /// Points per hand minus the efficiency bot's in the same seats on the same walls.
+    #[serde(default)]
+    pub eval_paired_points: Option<f64>,
+    /// Its 95 % interval, low end.
+    #[serde(default)]
+    pub eval_paired_points_low: Option<f64>,
+    /// Its 95 % interval, high end.
+    #[serde(default)]
+    pub eval_paired_points_high: Option<f64>,
+    /// Win rate minus the efficiency bot's in the same seats on the same walls.
+    #[serde(default)]
+    pub eval_paired_win_rate: Option<f64>,
 }
 
 impl MetricsRow {
     pub(super) fn csv_header() -> &'static str {
         "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
          entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,eval_random_win_rate,eval_random_low,\
-         eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points"
+         eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points,eval_paired_points,\
+         eval_paired_points_low,eval_paired_points_high,eval_paired_win_rate"
     }
 
     pub(super) fn csv(&self) -> String {
         let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
         format!(
-            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{}",
+            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{},{},{},{},{}",
             self.update,
             self.samples,
             self.hands,
@@ -131,7 +144,11 @@ impl MetricsRow {
             o(self.eval_random_points),
             o(self.eval_eff_win_rate),
             o(self.eval_eff_low),
-            o(self.eval_eff_points)
+            o(self.eval_eff_points),
+            o(self.eval_paired_points),
+            o(self.eval_paired_points_low),
+            o(self.eval_paired_points_high),
+            o(self.eval_paired_win_rate)
         )
     }
 }
@@ -212,7 +229,6 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         bar: progress_bar(&cfg, learner.progress.update),
         session: Instant::now(),
         base_elapsed: learner.progress.elapsed_s,
-        eval_seed: Rng::derive_seed(cfg.seed, 0xE7A1),
         last_eval: rows
             .iter()
             .rev()
@@ -368,8 +384,6 @@ struct Run {
     session: Instant,
     /// Training seconds of earlier sessions.
     base_elapsed: f64,
-    /// The walls of every evaluation.
-    eval_seed: u64,
     last_eval: Option<(f64, f64)>,
     last_msg: String,
     skipped_eval: Option<u64>,
@@ -483,11 +497,16 @@ impl Run {
                 self.push(workers)?;
             }
             workers.pause.store(true, Ordering::Relaxed);
+            let seed = eval_seed(
+                self.cfg.seed,
+                self.cfg.eval_walls,
+                self.learner.progress.evals,
+            );
             let r = evaluate_until(
                 self.snapshot.clone(),
                 self.rules,
                 self.cfg.eval_hands,
-                self.eval_seed,
+                seed,
                 self.cfg.auto_win,
                 interrupt,
             );
@@ -507,6 +526,14 @@ impl Run {
         row.eval_eff_win_rate = Some(ev.eff.0);
         row.eval_eff_low = Some(ev.eff.1);
         row.eval_eff_points = Some(ev.eff.2);
+        row.eval_paired_points = Some(ev.paired_points.0);
+        row.eval_paired_points_low = Some(ev.paired_points.1);
+        row.eval_paired_points_high = Some(ev.paired_points.2);
+        row.eval_paired_win_rate = Some(ev.paired_win_rate);
+        row.eval_paired_points = Some(ev.paired_points.0);
+        row.eval_paired_points_low = Some(ev.paired_points.1);
+        row.eval_paired_points_high = Some(ev.paired_points.2);
+        row.eval_paired_win_rate = Some(ev.paired_win_rate);
         self.last_eval = Some((ev.random.0, ev.eff.0));
         self.last_msg = format!("eval: vs random {:.3}, vs eff {:.3}", ev.random.0, ev.eff.0);
         Ok(stop_rule(&mut self.learner.progress, &self.cfg, &ev))
