@@ -209,7 +209,7 @@ fn ppo_learns_a_toy_task() {
         let mut s = Samples {
             obs,
             mask,
-            guide: vec![0.0; n * 34],
+            guide: vec![0.0; n * NUM_ACTIONS],
             ..Default::default()
         };
         for i in 0..n {

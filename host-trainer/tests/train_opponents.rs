@@ -29,6 +29,15 @@ const TINY: ModelConfig = ModelConfig {
 
 /// Plays with one worker until `hands` hands are done; returns (hands, trajectories).
 fn play(opponents: &str, hands: u32) -> (u32, usize) {
+    let (hands, trajectories) = play_batches(opponents, hands);
+    (hands, trajectories.len())
+}
+
+/// The trajectories of a worker's first `hands` hands.
+fn play_batches(
+    opponents: &str,
+    hands: u32,
+) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
     let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
     let snap = Arc::new(
         ParamSnapshot::take(&net.vs, TINY, 0)
@@ -61,13 +70,13 @@ fn play(opponents: &str, hands: u32) -> (u32, usize) {
         pause: Arc::new(AtomicBool::new(false)),
     };
     let worker = std::thread::spawn(move || run_worker(setup, links));
-    let (mut done, mut trajectories) = (0u32, 0usize);
+    let (mut done, mut trajectories) = (0u32, Vec::new());
     let start = Instant::now();
     while done < hands && start.elapsed() < Duration::from_secs(120) {
         if let Ok(bytes) = rx.recv_timeout(Duration::from_millis(200)) {
             let b = TrajectoryBatch::from_bytes(&bytes).unwrap();
             done += b.hands;
-            trajectories += b.trajectories.len();
+            trajectories.extend(b.trajectories);
         }
     }
     stop.store(true, Ordering::Relaxed);
@@ -102,6 +111,20 @@ fn workers_record_only_the_current_policys_seats() {
         trajectories <= hands as usize + 4,
         "{trajectories} for {hands} hands"
     );
+}
+
+#[test]
+fn every_recorded_decision_carries_the_efficiency_bots_legal_choice() {
+    let (_, trajectories) = play_batches("self:1", 40);
+    let steps: Vec<_> = trajectories.iter().flat_map(|t| &t.steps).collect();
+    assert!(steps.len() > 200, "{}", steps.len());
+    let legal = |st: &&host_trainer::train::selfplay::Step, a: usize| {
+        (st.legal[a / 64] >> (a % 64)) & 1 == 1
+    };
+    assert!(steps.iter().all(|st| legal(st, st.teacher as usize)));
+    // Claim decisions are taught too (pass or a call), not only discards.
+    let claims = steps.iter().filter(|st| st.teacher as usize >= 102).count();
+    assert!(claims > 0, "no claim decision among {} steps", steps.len());
 }
 
 #[test]
@@ -146,6 +169,12 @@ fn a_mixed_run_trains_and_records_its_mix() {
         "1",
         "--win-bonus",
         "1",
+        "--teacher",
+        "eff",
+        "--guidance-updates",
+        "1",
+        "--guidance-floor",
+        "0.25",
     ]
     .map(String::from)
     .into();
@@ -168,6 +197,9 @@ fn a_mixed_run_trains_and_records_its_mix() {
             .unwrap();
     assert_eq!(config["config"]["opponents"], "self:0.3,eff:0.4,past:0.3");
     assert_eq!(config["config"]["win_bonus"], 1.0);
+    assert_eq!(config["config"]["teacher"], "eff");
+    // The guidance coefficient reached its floor and stayed there.
+    assert_eq!(rows[1].guidance_coef, 0.25);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -43,6 +43,18 @@ pub enum Guidance {
     Off,
 }
 
+/// What the guidance loss imitates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Teacher {
+    /// Uniform over the legal discards with the best value score (discard decisions
+    /// only; calls, kans and passes get no target).
+    ValueScores,
+    /// The efficiency bot's exact choice over every legal action (discards, calls,
+    /// pass, kans and wins), recorded by the workers with each decision.
+    Eff,
+}
+
 /// The walls of the training-time evaluations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -161,9 +173,17 @@ pub struct TrainConfig {
     /// Initial guidance coefficient.
     #[arg(long, default_value_t = 1.0)]
     pub guidance_coef: f64,
-    /// Updates over which the guidance coefficient anneals linearly to zero.
+    /// Updates over which the guidance coefficient anneals linearly to --guidance-floor.
     #[arg(long, default_value_t = 150)]
     pub guidance_updates: u64,
+    /// The guidance coefficient never anneals below this (a cross-entropy anchor to the
+    /// teacher that stays; 0 = anneal to zero).
+    #[arg(long, default_value_t = 0.0)]
+    pub guidance_floor: f64,
+    /// The guidance target: value-scores (best discards only) or eff (the efficiency
+    /// bot's choice over every action).
+    #[arg(long, value_enum, default_value_t = Teacher::ValueScores)]
+    pub teacher: Teacher,
     /// Tsumo and ron are taken automatically (see the module docs); false lets the policy decide.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub auto_win: bool,

@@ -48,10 +48,14 @@
 //! dropped when an update's samples are gathered.
 //!
 //! # Efficiency guidance
-//! The value-score matrix is part of the input. With `--guidance on`, discard decisions
-//! add `c_g · CE(q, π)` to the loss, where `q` is uniform over the legal discards with
-//! the highest value score (the efficiency bot's choice up to tie-breaking); `c_g`
-//! decays linearly from `--guidance-coef` to 0 over `--guidance-updates` updates.
+//! The value-score matrix is part of the input. With `--guidance on`, decisions add
+//! `c_g · CE(q, π)` to the loss. The target `q` is the teacher's (`--teacher`):
+//! `value-scores`, uniform over the legal discards with the highest value score (the
+//! efficiency bot's discard up to tie-breaking; other decisions get none), or `eff`, the
+//! efficiency bot's exact choice over every legal action — discards, pon, kan, chi,
+//! pass, tsumo, ron — which the workers record with each decision. `c_g` decays
+//! linearly from `--guidance-coef` to `--guidance-floor` over `--guidance-updates`
+//! updates and stays there (a floor above 0 keeps an anchor to the teacher).
 //!
 //! # Evaluation and stopping
 //! Every `--eval-every` (N2) updates the current parameters play greedily in the
@@ -99,5 +103,5 @@ pub mod run;
 pub mod selfplay;
 pub mod workers;
 
-pub use config::{DeviceChoice, EvalWalls, Guidance, StopOn, TrainArgs, TrainConfig};
+pub use config::{DeviceChoice, EvalWalls, Guidance, StopOn, Teacher, TrainArgs, TrainConfig};
 pub use run::{evaluate, evaluate_until, train, TrainOutcome};

@@ -7,7 +7,7 @@
 //! policy   = −min(ratio · Â, clip(ratio, 1 − ε, 1 + ε) · Â)      (Â normalised per update)
 //! value    = (V(s) − R)²                                          (R = Â_raw + V_old)
 //! entropy  = −Σ_a π(a|s) log π(a|s)                                (over legal actions)
-//! guidance = −Σ_t q(t|s) log π(Discard t|s)   on samples with a guidance target q
+//! guidance = −Σ_a q(a|s) log π(a|s)            on samples with a guidance target q
 //! loss     = policy + c_v · value − c_e · entropy + c_g(update) · guidance
 //! ```
 //!
@@ -55,7 +55,8 @@ pub struct Samples {
     pub adv: Vec<f32>,
     /// Value targets.
     pub ret: Vec<f32>,
-    /// Guidance target over the 34 discards (all zero = no target), 34 per sample.
+    /// Guidance target over the action space (all zero = no target), `NUM_ACTIONS` per
+    /// sample.
     pub guide: Vec<f32>,
 }
 
@@ -124,7 +125,7 @@ pub fn update(
         bail!("no samples");
     }
     if s.mask.len() != n * NUM_ACTIONS
-        || s.guide.len() != n * NUM_TILE_TYPES
+        || s.guide.len() != n * NUM_ACTIONS
         || s.adv.len() != n
         || s.ret.len() != n
     {
@@ -144,7 +145,7 @@ pub fn update(
     };
     let ret = Tensor::from_slice(&s.ret).to_device(device);
     let guide = Tensor::from_slice(&s.guide)
-        .view([n as i64, NUM_TILE_TYPES as i64])
+        .view([n as i64, NUM_ACTIONS as i64])
         .to_device(device);
     let has_guide = guide
         .sum_dim_intlist(1, false, Kind::Float)
@@ -181,11 +182,7 @@ pub fn update(
                 &policy_loss + params.value_coef * &value_loss - params.entropy_coef * &entropy;
             let hg = has_guide.index_select(0, &idx);
             let g = guide.index_select(0, &idx);
-            let ce = -(g * logp_all.narrow(1, 0, NUM_TILE_TYPES as i64)).sum_dim_intlist(
-                1,
-                false,
-                Kind::Float,
-            );
+            let ce = -(g * &logp_all).sum_dim_intlist(1, false, Kind::Float);
             let guided = hg.sum(Kind::Float).clamp_min(1.0);
             let guidance_loss = (ce * &hg).sum(Kind::Float) / guided;
             if params.guidance_coef > 0.0 {

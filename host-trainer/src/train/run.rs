@@ -195,10 +195,15 @@ pub fn model_config(cfg: &TrainConfig) -> ModelConfig {
 }
 
 fn guidance_coef(cfg: &TrainConfig, update: u64) -> f64 {
-    if cfg.guidance == Guidance::Off || cfg.guidance_updates == 0 {
+    if cfg.guidance == Guidance::Off {
         return 0.0;
     }
-    cfg.guidance_coef * (1.0 - update as f64 / cfg.guidance_updates as f64).max(0.0)
+    let floor = cfg.guidance_floor.clamp(0.0, cfg.guidance_coef.max(0.0));
+    if cfg.guidance_updates == 0 {
+        return floor;
+    }
+    let annealed = cfg.guidance_coef * (1.0 - update as f64 / cfg.guidance_updates as f64);
+    annealed.max(floor)
 }
 
 /// Trains according to `cfg` until the stop rule, a budget or `interrupt` (see the
@@ -265,6 +270,9 @@ fn check_settings(cfg: &TrainConfig) -> Result<()> {
     OpponentMix::parse(&cfg.opponents)?;
     if !cfg.win_bonus.is_finite() {
         bail!("--win-bonus must be a finite number");
+    }
+    if !(cfg.guidance_floor.is_finite() && cfg.guidance_floor >= 0.0) {
+        bail!("--guidance-floor must be a non-negative number");
     }
     if cfg.steps_per_update == 0 || cfg.minibatch == 0 {
         bail!("--steps-per-update and --minibatch must be positive");
@@ -588,5 +596,40 @@ impl Run {
             interrupted,
             skipped_eval: self.skipped_eval,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[test]
+    fn guidance_anneals_to_its_floor_and_stays() {
+        let cfg = TrainConfig::parse_from([
+            "train",
+            "--guidance-coef",
+            "1.0",
+            "--guidance-updates",
+            "10",
+            "--guidance-floor",
+            "0.2",
+        ]);
+        assert_eq!(guidance_coef(&cfg, 0), 1.0);
+        assert!((guidance_coef(&cfg, 5) - 0.5).abs() < 1e-12);
+        assert_eq!(guidance_coef(&cfg, 9), 0.2);
+        assert_eq!(guidance_coef(&cfg, 1000), 0.2);
+        let no_floor = TrainConfig::parse_from(["train", "--guidance-updates", "10"]);
+        assert_eq!(guidance_coef(&no_floor, 10), 0.0);
+        let off = TrainConfig::parse_from(["train", "--guidance", "off", "--guidance-floor", "1"]);
+        assert_eq!(guidance_coef(&off, 0), 0.0);
+        let zero = TrainConfig::parse_from([
+            "train",
+            "--guidance-updates",
+            "0",
+            "--guidance-floor",
+            "0.3",
+        ]);
+        assert_eq!(guidance_coef(&zero, 0), 0.3);
     }
 }

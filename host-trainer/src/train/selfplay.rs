@@ -54,6 +54,8 @@ pub struct Step {
     pub logp: f32,
     /// The behaviour policy's value estimate.
     pub value: f32,
+    /// The efficiency bot's choice in this position (the `eff` teacher's target).
+    pub teacher: u16,
 }
 
 /// One seat's decisions in one hand.
@@ -174,6 +176,8 @@ struct Pending {
     table: usize,
     seat: u8,
     legal: LegalActions,
+    /// The efficiency bot's choice (recorded with the current policy's decisions).
+    teacher: u16,
     /// Which model decides, and its row in that model's batch.
     past: bool,
     row: usize,
@@ -353,6 +357,11 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                     encode(&obs, &mut enc);
                     engine::encode::action_mask(&legal, &mut mask);
                     let is_past = t.kinds[seat as usize] == SeatKind::Past;
+                    let teacher = if is_past {
+                        0
+                    } else {
+                        EfficiencyBot.act(&obs, &legal).index() as u16
+                    };
                     let batch = if is_past {
                         &mut past_batch
                     } else {
@@ -364,6 +373,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                         table: ti,
                         seat,
                         legal,
+                        teacher,
                         past: is_past,
                         row: batch.rows,
                     });
@@ -415,6 +425,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                 action: a as u16,
                 logp: row[a],
                 value: vals[p.row],
+                teacher: p.teacher,
             });
         }
         if outgoing.len() >= setup.send_every.max(1) {

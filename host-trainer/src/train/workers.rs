@@ -15,7 +15,7 @@ use engine::tile::NUM_TILE_TYPES;
 use engine::Rules;
 use tch::nn::VarStore;
 
-use super::config::TrainConfig;
+use super::config::{Teacher, TrainConfig};
 use super::model::{ModelConfig, ParamSnapshot};
 use super::opponents::OpponentMix;
 use super::ppo::{gae, guidance_target, Samples};
@@ -194,7 +194,7 @@ impl Workers {
 /// guidance targets.
 fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Collected) {
     let s = &mut c.samples;
-    let mut guide = [0f32; NUM_TILE_TYPES];
+    let mut guide = [0f32; NUM_ACTIONS];
     for tr in &batch.trajectories {
         if tr.param_version + cfg.max_staleness < version
             || tr.steps.iter().any(|st| st.obs.len() != ENCODED_LEN)
@@ -215,7 +215,20 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
             let start = s.mask.len();
             s.mask
                 .extend((0..NUM_ACTIONS).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32));
-            guidance_target(&st.obs, &s.mask[start..], &mut guide);
+            guide.fill(0.0);
+            match cfg.teacher {
+                Teacher::ValueScores => {
+                    guidance_target(&st.obs, &s.mask[start..], &mut guide[..NUM_TILE_TYPES])
+                }
+                Teacher::Eff => {
+                    // The bot's choice is legal by construction; a corrupt index gets no
+                    // target rather than one on an illegal action.
+                    let a = st.teacher as usize;
+                    if s.mask.get(start + a).is_some_and(|&m| m > 0.5) {
+                        guide[a] = 1.0;
+                    }
+                }
+            }
             s.guide.extend_from_slice(&guide);
             s.obs.extend_from_slice(&st.obs);
             s.action.push(st.action as i64);
