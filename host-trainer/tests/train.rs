@@ -191,7 +191,9 @@ fn ppo_learns_a_toy_task() {
         entropy_coef: 0.0,
         guidance_coef: 0.0,
         max_grad_norm: 1.0,
+        target_kl: None,
     };
+    let mut last = None;
     for _ in 0..25 {
         let n = 256;
         let (obs, mask, target) = make(&mut rng, n);
@@ -233,9 +235,26 @@ fn ppo_learns_a_toy_task() {
             s.adv.push(adv[0]);
             s.ret.push(ret[0]);
         }
-        update(&net.net, &mut adam, &s, &params, Device::Cpu, &mut rng).unwrap();
+        let stats = update(&net.net, &mut adam, &s, &params, Device::Cpu, &mut rng).unwrap();
+        assert_eq!(stats.epochs, 4.0);
+        last = Some(s);
     }
     let after = accuracy(&mut Rng::new(99));
+    // A target KL that every epoch exceeds stops the update after its first epoch.
+    let early = PpoParams {
+        target_kl: Some(-1.0),
+        ..params
+    };
+    let stats = update(
+        &net.net,
+        &mut adam,
+        &last.unwrap(),
+        &early,
+        Device::Cpu,
+        &mut rng,
+    )
+    .unwrap();
+    assert_eq!(stats.epochs, 1.0);
     assert!(before < 0.45, "untrained accuracy {before}");
     assert!(
         after > 0.9,

@@ -43,6 +43,16 @@ pub enum Guidance {
     Off,
 }
 
+/// How the learning rate changes over a run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum LrSchedule {
+    /// `--lr` throughout.
+    Constant,
+    /// From `--lr` down linearly to 0 at `--max-updates` (cleanrl's `anneal_lr`).
+    Linear,
+}
+
 /// What the guidance loss imitates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -134,6 +144,13 @@ pub struct TrainConfig {
     /// Adam learning rate.
     #[arg(long, default_value_t = 3e-4)]
     pub lr: f64,
+    /// Learning-rate schedule: constant, or linear (down to 0 at --max-updates; constant
+    /// without an update budget).
+    #[arg(long, value_enum, default_value_t = LrSchedule::Constant)]
+    pub lr_schedule: LrSchedule,
+    /// Stop an update's epochs once one epoch's mean approximate KL exceeds this (0 = off).
+    #[arg(long, default_value_t = 0.0)]
+    pub target_kl: f64,
     /// Discount per decision within a hand.
     #[arg(long, default_value_t = 1.0)]
     pub gamma: f64,

@@ -103,5 +103,7 @@ pub mod run;
 pub mod selfplay;
 pub mod workers;
 
-pub use config::{DeviceChoice, EvalWalls, Guidance, StopOn, Teacher, TrainArgs, TrainConfig};
+pub use config::{
+    DeviceChoice, EvalWalls, Guidance, LrSchedule, StopOn, Teacher, TrainArgs, TrainConfig,
+};
 pub use run::{evaluate, evaluate_until, train, TrainOutcome};

@@ -89,6 +89,9 @@ pub struct PpoParams {
     pub guidance_coef: f64,
     /// Gradient norm limit.
     pub max_grad_norm: f64,
+    /// Stop the epochs early once an epoch's mean approximate KL exceeds this (after
+    /// cleanrl's `target_kl`; `None` = run every epoch).
+    pub target_kl: Option<f64>,
 }
 
 /// Statistics of one update (means over minibatches).
@@ -108,6 +111,8 @@ pub struct UpdateStats {
     pub guidance_loss: f64,
     /// Gradient norm before clipping.
     pub grad_norm: f64,
+    /// Epochs run (fewer than asked when the target KL stopped them).
+    pub epochs: f64,
 }
 
 /// Runs `params.epochs` epochs of PPO over `s` on `device`, minibatches drawn at random
@@ -154,10 +159,12 @@ pub fn update(
 
     let mb = params.minibatch.clamp(1, n);
     let mut stats = UpdateStats::default();
-    let mut count = 0.0;
+    let mut count = 0.0f64;
     let mut order: Vec<i64> = (0..n as i64).collect();
     for _ in 0..params.epochs.max(1) {
         rng.shuffle(&mut order);
+        stats.epochs += 1.0;
+        let (kl_before, count_before) = (stats.approx_kl, count);
         for chunk in order.chunks(mb) {
             let idx = Tensor::from_slice(chunk).to_device(device);
             let (logits, value) = net.forward(&obs.index_select(0, &idx));
@@ -207,6 +214,10 @@ pub fn update(
             });
             stats.grad_norm += gn;
             count += 1.0;
+        }
+        let epoch_kl = (stats.approx_kl - kl_before) / (count - count_before).max(1.0);
+        if params.target_kl.is_some_and(|t| epoch_kl > t) {
+            break;
         }
     }
     for x in [

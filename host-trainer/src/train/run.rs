@@ -22,7 +22,7 @@ use tch::Device;
 
 use super::adam::Adam;
 use super::checkpoint::{Checkpoint, Progress};
-use super::config::{DeviceChoice, Guidance, TrainConfig};
+use super::config::{DeviceChoice, Guidance, LrSchedule, TrainConfig};
 use super::evaluation::{eval_seed, stop_rule};
 pub use super::evaluation::{evaluate, evaluate_until, Evaluation};
 use super::folder::{open_run, save, RunFolder};
@@ -82,6 +82,16 @@ pub struct MetricsRow {
     pub guidance_coef: f64,
     /// Gradient norm before clipping.
     pub grad_norm: f64,
+    /// Epochs run (fewer than `--epochs` when `--target-kl` stopped them).
+    #[serde(default)]
+    pub epochs: f64,
+    /// The learning rate of the update.
+    #[serde(default)]
+    pub lr: f64,
+    /// Explained variance of the returns by the behaviour policy's values,
+    /// `1 − Var(R − V) / Var(R)` over the update's samples.
+    #[serde(default)]
+    pub explained_variance: f64,
     /// Policy win rate against two random bots (evaluations only).
     pub eval_random_win_rate: Option<f64>,
     /// Its 95% interval, low end.
@@ -111,7 +121,7 @@ pub struct MetricsRow {
 impl MetricsRow {
     pub(super) fn csv_header() -> &'static str {
         "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
-         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,eval_random_win_rate,eval_random_low,\
+         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,epochs,lr,explained_variance,eval_random_win_rate,eval_random_low,\
          eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points,eval_paired_points,\
          eval_paired_points_low,eval_paired_points_high,eval_paired_win_rate"
     }
@@ -119,7 +129,7 @@ impl MetricsRow {
     pub(super) fn csv(&self) -> String {
         let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
         format!(
-            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.6},{},{},{},{},{},{},{},{},{},{}",
             self.update,
             self.samples,
             self.hands,
@@ -139,6 +149,9 @@ impl MetricsRow {
             self.guidance_loss,
             self.guidance_coef,
             self.grad_norm,
+            self.epochs,
+            self.lr,
+            self.explained_variance,
             o(self.eval_random_win_rate),
             o(self.eval_random_low),
             o(self.eval_random_points),
@@ -191,6 +204,32 @@ pub fn model_config(cfg: &TrainConfig) -> ModelConfig {
         d_model: cfg.d_model,
         heads: cfg.heads,
         ff: cfg.ff,
+    }
+}
+
+/// `1 − Var(R − V) / Var(R)` from the returns `R` and the raw advantages `R − V`
+/// (0 when the returns do not vary).
+fn explained_variance(ret: &[f32], adv: &[f32]) -> f64 {
+    let var = |x: &mut dyn Iterator<Item = f64>| {
+        let v: Vec<f64> = x.collect();
+        let n = v.len().max(1) as f64;
+        let mean = v.iter().sum::<f64>() / n;
+        v.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / n
+    };
+    let vr = var(&mut ret.iter().map(|&x| x as f64));
+    if vr <= 0.0 {
+        return 0.0;
+    }
+    1.0 - var(&mut adv.iter().map(|&x| x as f64)) / vr
+}
+
+/// The learning rate of update `update` (from 0) under `--lr-schedule`.
+fn learning_rate(cfg: &TrainConfig, update: u64) -> f64 {
+    match cfg.lr_schedule {
+        LrSchedule::Linear if cfg.max_updates > 0 => {
+            cfg.lr * (1.0 - update as f64 / cfg.max_updates as f64).max(0.0)
+        }
+        _ => cfg.lr,
     }
 }
 
@@ -270,6 +309,9 @@ fn check_settings(cfg: &TrainConfig) -> Result<()> {
     OpponentMix::parse(&cfg.opponents)?;
     if !cfg.win_bonus.is_finite() {
         bail!("--win-bonus must be a finite number");
+    }
+    if !(cfg.target_kl.is_finite() && cfg.target_kl >= 0.0) {
+        bail!("--target-kl must be a non-negative number (0 = off)");
     }
     if !(cfg.guidance_floor.is_finite() && cfg.guidance_floor >= 0.0) {
         bail!("--guidance-floor must be a non-negative number");
@@ -352,7 +394,9 @@ impl Learner {
             entropy_coef: cfg.entropy_coef,
             guidance_coef: coef,
             max_grad_norm: cfg.max_grad_norm,
+            target_kl: (cfg.target_kl > 0.0).then_some(cfg.target_kl),
         };
+        self.adam.lr = learning_rate(cfg, self.progress.update);
         let mut rng = Rng::new(Rng::derive_seed(cfg.seed, self.progress.update));
         let stats = ppo::update(
             &self.net.net,
@@ -481,6 +525,9 @@ impl Run {
             guidance_loss: stats.guidance_loss,
             guidance_coef: coef,
             grad_norm: stats.grad_norm,
+            epochs: stats.epochs,
+            lr: self.learner.adam.lr,
+            explained_variance: explained_variance(&c.samples.ret, &c.samples.adv),
             ..Default::default()
         }
     }
@@ -603,6 +650,35 @@ impl Run {
 mod tests {
     use super::*;
     use clap::Parser;
+
+    #[test]
+    fn learning_rate_schedules() {
+        let lin = TrainConfig::parse_from([
+            "train",
+            "--lr",
+            "0.01",
+            "--lr-schedule",
+            "linear",
+            "--max-updates",
+            "4",
+        ]);
+        let lrs: Vec<f64> = (0..5).map(|u| learning_rate(&lin, u)).collect();
+        assert_eq!(lrs, vec![0.01, 0.0075, 0.005, 0.0025, 0.0]);
+        let unbounded =
+            TrainConfig::parse_from(["train", "--lr", "0.01", "--lr-schedule", "linear"]);
+        assert_eq!(learning_rate(&unbounded, 1000), 0.01, "no budget: constant");
+        assert_eq!(learning_rate(&TrainConfig::default(), 7), 3e-4);
+    }
+
+    #[test]
+    fn explained_variance_of_perfect_useless_and_constant_values() {
+        let ret = [1.0f32, 2.0, 3.0, 4.0];
+        assert_eq!(explained_variance(&ret, &[0.0; 4]), 1.0, "V = R");
+        // V = mean(R): the residuals vary as much as R.
+        let adv: Vec<f32> = ret.iter().map(|r| r - 2.5).collect();
+        assert!(explained_variance(&ret, &adv).abs() < 1e-12);
+        assert_eq!(explained_variance(&[2.0; 3], &[1.0; 3]), 0.0);
+    }
 
     #[test]
     fn guidance_anneals_to_its_floor_and_stays() {
