@@ -1,36 +1,16 @@
 //! Runs `host-trainer advise` as a process: efficiency-only, with a model, JSON on
 //! stdin, and bad input.
 
-use std::io::Write;
+mod cli_common;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use inference::onnx_export::export;
 use inference::{ModelConfig, Sidecar, Weights};
 
 fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
-        .arg("advise")
-        .args(args)
-        // A scratch working directory: the shipped model is compiled in, not looked up.
-        .current_dir(env!("CARGO_TARGET_TMPDIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn host-trainer");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
+    // A scratch working directory: the shipped model is compiled in, not looked up.
+    cli_common::run_in("advise", args, stdin, Some(env!("CARGO_TARGET_TMPDIR")))
 }
 
 /// A small random model for `rules`, in a file of its own (tests run in parallel).

@@ -1,30 +1,10 @@
 //! Runs `host-trainer score` as a process: one hand from flags (text and JSON), JSON
 //! lines on stdin with per-line errors, and clear messages for bad input.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod cli_common;
 
 fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
-        .arg("score")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn host-trainer");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
+    cli_common::run_in("score", args, stdin, None)
 }
 
 #[test]

@@ -1,29 +1,9 @@
 //! Runs `host-trainer shanten` as a process.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod cli_common;
 
 fn run(args: &[&str], stdin: &str) -> (String, String, bool) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
-        .arg("shanten")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn host-trainer");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-        out.status.success(),
-    )
+    cli_common::run_in("shanten", args, stdin, None)
 }
 
 #[test]

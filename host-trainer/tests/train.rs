@@ -15,7 +15,7 @@ use engine::rng::Rng;
 use engine::Rules;
 use host_trainer::train::adam::Adam;
 use host_trainer::train::checkpoint::Checkpoint;
-use host_trainer::train::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapshot};
+use host_trainer::train::model::{masked_logits, obs_tensor, OwnedNet, ParamSnapshot};
 use host_trainer::train::ppo::{gae, update, PpoParams, Samples};
 use host_trainer::train::run::{
     read_metrics, CHECKPOINT_FILE, CONFIG_FILE, CURVE_PNG, METRICS_CSV,
@@ -23,12 +23,7 @@ use host_trainer::train::run::{
 use host_trainer::train::TrainConfig;
 use tch::{Device, Kind, Tensor};
 
-const TINY: ModelConfig = ModelConfig {
-    layers: 1,
-    d_model: 16,
-    heads: 2,
-    ff: 32,
-};
+use common::TINY;
 
 #[test]
 fn gae_matches_the_plain_definition() {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use engine::Rules;
-use host_trainer::train::model::{ModelConfig, OwnedNet, ParamSnapshot};
+use host_trainer::train::model::{OwnedNet, ParamSnapshot};
 use host_trainer::train::opponents::OpponentMix;
 use host_trainer::train::run::CONFIG_FILE;
 use host_trainer::train::selfplay::{
@@ -20,12 +20,7 @@ use host_trainer::train::selfplay::{
 use host_trainer::train::TrainConfig;
 use tch::Device;
 
-const TINY: ModelConfig = ModelConfig {
-    layers: 1,
-    d_model: 16,
-    heads: 2,
-    ff: 32,
-};
+use common::TINY;
 
 /// Plays with one worker until `hands` hands are done; returns (hands, trajectories).
 fn play(opponents: &str, hands: u32) -> (u32, usize) {

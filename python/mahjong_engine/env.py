@@ -24,7 +24,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from . import _native
+from . import _native, _spaces
 
 __all__ = ["MahjongEnv", "env", "raw_env"]
 
@@ -54,14 +54,8 @@ class MahjongEnv(AECEnv):
         self.render_mode = render_mode
         probe = _native.Game(rules, 0)
         self.possible_agents = [f"player_{i}" for i in range(probe.players)]
-        low, high = _native.observation_bounds()
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(_native.NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
-        act_space = spaces.Discrete(_native.NUM_ACTIONS)
+        obs_space = _spaces.observation_space()
+        act_space = _spaces.action_space()
         # The same objects on every call (api_test checks identity).
         self._observation_spaces = {a: obs_space for a in self.possible_agents}
         self._action_spaces = {a: act_space for a in self.possible_agents}
@@ -97,11 +91,7 @@ class MahjongEnv(AECEnv):
         return self.possible_agents[seats[0]] if seats else self.possible_agents[self.game.turn]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        return {
-            "observation": self.game.observation(seat),
-            "action_mask": self.game.legal_mask(seat).astype(np.int8),
-        }
+        return _spaces.observe(self.game, self.possible_agents.index(agent))
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection

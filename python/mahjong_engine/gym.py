@@ -15,9 +15,8 @@ from typing import Any, Sequence
 
 import gymnasium
 import numpy as np
-from gymnasium import spaces
 
-from . import _native
+from . import _native, _spaces
 
 __all__ = ["MahjongGymEnv"]
 
@@ -49,21 +48,12 @@ class MahjongGymEnv(gymnasium.Env):
         self.episode = episode
         self.render_mode = render_mode
         self._opponents = list(opponents)
-        low, high = _native.observation_bounds()
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(low=low, high=high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(_native.NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
-        self.action_space = spaces.Discrete(_native.NUM_ACTIONS)
+        self.observation_space = _spaces.observation_space()
+        self.action_space = _spaces.action_space()
         self.game: _native.Game | None = None
 
     def _obs(self) -> dict[str, np.ndarray]:
-        return {
-            "observation": self.game.observation(self.seat),
-            "action_mask": self.game.legal_mask(self.seat).astype(np.int8),
-        }
+        return _spaces.observe(self.game, self.seat)
 
     def _advance(self) -> bool:
         """Lets the bots move until the agent decides; True when the episode ended."""

@@ -24,6 +24,20 @@ struct HandArg {
     tiles: u32,
 }
 
+impl HandArg {
+    /// Checks that the hand has `base - 3k` tiles for its `k` melds.
+    fn expect_tiles(&self, base: u32, what: &str) -> PyResult<()> {
+        let want = base - 3 * self.melds as u32;
+        if self.tiles != want {
+            return Err(HandError::new_err(format!(
+                "{what} a hand of {want} tiles with {} melds, not {}",
+                self.melds, self.tiles
+            )));
+        }
+        Ok(())
+    }
+}
+
 fn hand_arg(hand: &Bound<'_, PyAny>, melds: Option<u8>, rules: &str) -> PyResult<HandArg> {
     let tile_set = preset(rules)?.tile_set;
     let counts = if let Ok(s) = hand.cast::<PyString>() {
@@ -130,14 +144,7 @@ fn py_ukeire<'py>(
     unseen: Option<Vec<i64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let h = hand_arg(hand, melds, rules)?;
-    if h.tiles != 13 - 3 * h.melds as u32 {
-        return Err(HandError::new_err(format!(
-            "ukeire needs a hand of {} tiles with {} melds, not {}",
-            13 - 3 * h.melds as u32,
-            h.melds,
-            h.tiles
-        )));
-    }
+    h.expect_tiles(13, "ukeire needs")?;
     let unseen = unseen_arg(unseen, &h)?;
     let u = ukeire(&h.counts, h.melds, h.tile_set, Forms::ALL, &unseen);
     let d = PyDict::new(py);
@@ -161,14 +168,7 @@ fn py_value_scores<'py>(
     unseen: Option<Vec<i64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let h = hand_arg(hand, melds, rules)?;
-    if h.tiles != 14 - 3 * h.melds as u32 {
-        return Err(HandError::new_err(format!(
-            "value scores need a hand of {} tiles with {} melds, not {}",
-            14 - 3 * h.melds as u32,
-            h.melds,
-            h.tiles
-        )));
-    }
+    h.expect_tiles(14, "value scores need")?;
     let unseen = unseen_arg(unseen, &h)?;
     let v = value_scores(&h.counts, h.melds, h.tile_set, Forms::ALL, &unseen);
     let best = best_discard(&h.counts, h.melds, h.tile_set, Forms::ALL, &unseen);
