@@ -57,6 +57,7 @@ fn play_batches(
         win_bonus: 0.0,
         opponents: OpponentMix::parse(opponents).unwrap(),
         past_lag: 1,
+        record_teacher: true,
     };
     let links = WorkerLinks {
         params: prx,
@@ -136,6 +137,7 @@ fn the_win_bonus_is_added_to_winners_rewards_only() {
         win_bonus,
         opponents: OpponentMix::SELF_ONLY,
         past_lag: 1,
+        record_teacher: false,
     };
     assert_eq!(hand_reward(2, true, &setup(0.0)), 0.5);
     assert_eq!(hand_reward(2, true, &setup(2.0)), 1.0);

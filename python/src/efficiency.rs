@@ -10,6 +10,7 @@ use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores
 use engine::notation::{parse_counts, Counts};
 use engine::shanten::{self, Forms};
 use engine::{TileCounts, TileSet, NUM_TILE_TYPES};
+use inference::advisor::mask_to_mpsz;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
@@ -98,10 +99,6 @@ fn unseen_arg(unseen: Option<Vec<i64>>, h: &HandArg) -> PyResult<TileCounts> {
     Ok(out)
 }
 
-fn mask_mpsz(mask: u64) -> String {
-    inference::advisor::mask_to_mpsz(mask)
-}
-
 /// Minimum shanten of a hand (-1 = complete, 0 = tenpai).
 #[pyfunction]
 #[pyo3(name = "shanten", signature = (hand, melds = None, rules = "sanma"))]
@@ -149,7 +146,7 @@ fn py_ukeire<'py>(
     let u = ukeire(&h.counts, h.melds, h.tile_set, Forms::ALL, &unseen);
     let d = PyDict::new(py);
     d.set_item("shanten", u.shanten)?;
-    d.set_item("types", mask_mpsz(u.types))?;
+    d.set_item("types", mask_to_mpsz(u.types))?;
     d.set_item("num_types", u.num_types())?;
     d.set_item("tiles", u.tiles)?;
     Ok(d)
@@ -183,7 +180,7 @@ fn py_value_scores<'py>(
         one[t] = 1;
         e.set_item("tile", Counts(&one).to_string())?;
         e.set_item("shanten_after", v.shanten_after[t])?;
-        e.set_item("ukeire_types", mask_mpsz(v.ukeire_types[t]))?;
+        e.set_item("ukeire_types", mask_to_mpsz(v.ukeire_types[t]))?;
         e.set_item("ukeire_tiles", v.ukeire_tiles[t])?;
         e.set_item("second_step", v.second_step[t])?;
         e.set_item("score", v.score[t])?;

@@ -6,7 +6,7 @@
 //! of every hand), `hand_record()` a `HandRecord` (the current hand with its wall).
 
 use engine::encode::{self, ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::{Action, Game, GameRecord, HandRecord, Phase, RECORD_MAX_BYTES};
+use engine::game::{Action, Game, GameRecord, HandRecord, RECORD_MAX_BYTES};
 use engine::notation::Counts;
 use engine::Rules;
 use numpy::ndarray::{Array1, Array2};
@@ -270,11 +270,8 @@ impl PyGame {
     /// The legal actions of `seat` as a bool array of `NUM_ACTIONS`.
     fn legal_mask<'py>(&self, py: Python<'py>, seat: i64) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let seat = seat_arg(&self.s.game, seat)?;
-        let mut mask = vec![false; engine::game::NUM_ACTIONS];
-        for a in self.s.game.legal_actions(seat).iter() {
-            mask[a.index()] = true;
-        }
-        Ok(Array1::from_vec(mask).into_pyarray(py))
+        let mask = self.s.game.legal_actions(seat).mask();
+        Ok(Array1::from_vec(mask.to_vec()).into_pyarray(py))
     }
 
     /// The encoded observation of `seat`: float32 of shape `OBSERVATION_SHAPE`
@@ -381,14 +378,6 @@ impl PyGame {
             self.phase(),
             self.scores()
         )
-    }
-}
-
-impl PyGame {
-    /// Whether a seat has a decision now.
-    pub fn decides(&self, seat: u8) -> bool {
-        matches!(self.s.game.phase(), Phase::Turn | Phase::Claim)
-            && self.s.game.seats_to_act().contains(&seat)
     }
 }
 

@@ -8,7 +8,7 @@
 //! those of the final step, and the returned observation is the first decision of the
 //! next episode (Gymnasium's same-step autoreset).
 
-use engine::encode::{self, ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
+use engine::encode::{ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
 use engine::game::{Action, Phase, NUM_ACTIONS};
 use engine::rng::Rng;
 use engine::Rules;
@@ -21,6 +21,7 @@ use crate::bots::{bot_list, run_bots, BotKind};
 use crate::errors::{IllegalActionError, RulesError};
 use crate::game::Session;
 use crate::rules::{preset, preset_name};
+use engine::bots::RandomBot;
 
 /// What ends an episode.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -148,11 +149,8 @@ impl Inner {
                 s.encode_into(seat, &mut enc)?;
                 b.obs[i * ENCODED_LEN..(i + 1) * ENCODED_LEN].copy_from_slice(&enc);
             }
-            let mask = &mut b.mask[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
-            mask.fill(false);
-            for a in s.game.legal_actions(seat).iter() {
-                mask[a.index()] = true;
-            }
+            b.mask[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS]
+                .copy_from_slice(&s.game.legal_actions(seat).mask());
             b.seat[i] = seat as i64;
         }
         Ok(())
@@ -277,34 +275,48 @@ impl PyVecGame {
                 )))
             }
         };
-        let mut bots = Vec::with_capacity(num_games);
-        for g in 0..num_games {
-            let seats: Vec<Option<Bound<'_, PyAny>>> = match &opponents {
-                None => vec![None; players],
-                Some(o) => {
-                    if o.len() + 1 != players || learner_seat as usize >= players {
-                        return Err(RulesError::new_err(format!(
-                            "opponents needs {} entries and learner_seat a seat below {players} \
-                             for {rules} (got {} and {learner_seat})",
-                            players - 1,
-                            o.len()
-                        )));
-                    }
-                    let mut it = o.iter().cloned();
-                    (0..players)
-                        .map(|s| {
-                            if s == learner_seat as usize {
-                                None
-                            } else {
-                                it.next()
-                            }
-                        })
-                        .collect()
+        let seats: Vec<Option<Bound<'_, PyAny>>> = match &opponents {
+            None => vec![None; players],
+            Some(o) => {
+                if o.len() + 1 != players || learner_seat as usize >= players {
+                    return Err(RulesError::new_err(format!(
+                        "opponents needs {} entries and learner_seat a seat below {players} \
+                         for {rules} (got {} and {learner_seat})",
+                        players - 1,
+                        o.len()
+                    )));
                 }
-            };
-            let bot_seed = Rng::derive_seed(seed ^ 0xb075_5eed, (g * players) as u64);
-            bots.push(bot_list(&seats, bot_seed)?);
-        }
+                let mut it = o.iter().cloned();
+                (0..players)
+                    .map(|s| {
+                        if s == learner_seat as usize {
+                            None
+                        } else {
+                            it.next()
+                        }
+                    })
+                    .collect()
+            }
+        };
+        // The bots are made once (a policy loads its model once; every game shares it)
+        // and copied per game; a random bot named by string gets a seed per game and seat.
+        let template = bot_list(&seats, 0)?;
+        let named: Vec<bool> = seats
+            .iter()
+            .map(|b| b.as_ref().is_some_and(|b| b.extract::<String>().is_ok()))
+            .collect();
+        let bots = (0..num_games)
+            .map(|g| {
+                let game_seed = Rng::derive_seed(seed ^ 0xb075_5eed, (g * players) as u64);
+                let mut game_bots = template.clone();
+                for (s, b) in game_bots.iter_mut().enumerate() {
+                    if let (Some(BotKind::Random(r)), true) = (b, named[s]) {
+                        *r = RandomBot::new(game_seed.wrapping_add(s as u64));
+                    }
+                }
+                game_bots
+            })
+            .collect();
         let placeholder = Session::new(rules_v, 0)?;
         Ok(PyVecGame {
             inner: Inner {
@@ -418,7 +430,5 @@ impl PyVecGame {
 
 /// Adds the class to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyVecGame>()?;
-    let _ = encode::ENCODING_VERSION;
-    Ok(())
+    m.add_class::<PyVecGame>()
 }

@@ -54,7 +54,8 @@ pub struct Step {
     pub logp: f32,
     /// The behaviour policy's value estimate.
     pub value: f32,
-    /// The efficiency bot's choice in this position (the `eff` teacher's target).
+    /// The efficiency bot's choice in this position (the `eff` teacher's target; 0 when
+    /// the worker does not record it).
     pub teacher: u16,
 }
 
@@ -117,6 +118,9 @@ pub struct WorkerSetup {
     pub opponents: OpponentMix,
     /// Snapshots between the current policy and a `past` opponent.
     pub past_lag: usize,
+    /// Record the efficiency bot's choice with each decision (`Step::teacher`; only the
+    /// `eff` teacher reads it, so other runs skip the bot's work).
+    pub record_teacher: bool,
 }
 
 /// The channels and flags shared with the trainer.
@@ -357,10 +361,10 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                     encode(&obs, &mut enc);
                     engine::encode::action_mask(&legal, &mut mask);
                     let is_past = t.kinds[seat as usize] == SeatKind::Past;
-                    let teacher = if is_past {
-                        0
-                    } else {
+                    let teacher = if setup.record_teacher && !is_past {
                         EfficiencyBot.act(&obs, &legal).index() as u16
+                    } else {
+                        0
                     };
                     let batch = if is_past {
                         &mut past_batch

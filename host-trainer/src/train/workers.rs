@@ -15,7 +15,7 @@ use engine::tile::NUM_TILE_TYPES;
 use engine::Rules;
 use tch::nn::VarStore;
 
-use super::config::{Teacher, TrainConfig};
+use super::config::{Guidance, Teacher, TrainConfig};
 use super::model::{ModelConfig, ParamSnapshot};
 use super::opponents::OpponentMix;
 use super::ppo::{gae, guidance_target, Samples};
@@ -86,6 +86,7 @@ impl Workers {
                 win_bonus: cfg.win_bonus as f32,
                 opponents,
                 past_lag: cfg.past_lag,
+                record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
             };
             let links = WorkerLinks {
                 params: prx,
