@@ -68,6 +68,7 @@ fn model_dir() -> &'static Path {
             d_model: 16,
             heads: 2,
             ff: 32,
+            tokens: engine::tile::TileSet::FourPlayer,
         };
         for (name, rules, seed) in [("policy", "sanma", 1), ("four", "four-player", 2)] {
             let weights = Weights::random(config, seed).expect("random weights");

@@ -30,6 +30,7 @@ pub fn snapshot_to_weights(s: &ParamSnapshot) -> Result<Weights> {
         d_model: size(m.d_model, "d_model")?,
         heads: size(m.heads, "heads")?,
         ff: size(m.ff, "ff")?,
+        tokens: m.tokens,
     };
     let tensors = s
         .tensors
@@ -137,7 +138,16 @@ pub fn export_checkpoint(
         (None, Some(c)) => c.rules.clone(),
         (None, None) => TrainConfig::default().rules,
     };
-    inference::position::rules_preset(&rules).with_context(|| format!("rules preset {rules:?}"))?;
+    let preset = inference::position::rules_preset(&rules)
+        .with_context(|| format!("rules preset {rules:?}"))?;
+    let tokens = weights.config().tokens;
+    if preset.tile_set.tiles().any(|t| !tokens.contains(t)) {
+        bail!(
+            "the model has tokens for the {tokens:?} tile set only and cannot play \
+             {rules:?} (its tile set is {:?}); export it for rules with that tile set",
+            preset.tile_set
+        );
+    }
     let meta = Sidecar::new(
         weights.config(),
         &rules,

@@ -25,6 +25,7 @@ fn model(rules: &str) -> PathBuf {
         d_model: 16,
         heads: 2,
         ff: 32,
+        tokens: engine::tile::TileSet::FourPlayer,
     };
     let w = Weights::random(cfg, 5).unwrap();
     export(

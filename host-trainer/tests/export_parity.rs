@@ -141,24 +141,25 @@ fn trained_checkpoint_exports_with_tch_tract_parity() {
     assert!(dl <= TOL, "logits differ by {dl}");
     assert!(dv <= TOL, "values differ by {dv}");
 
-    // A file path works too, and --rules overrides the run's preset.
+    // A file path works too, and --rules overrides the run's preset, but only with
+    // rules whose tiles the model has tokens for (this run's model has the sanma set).
     let out2 = dir.join("models").join("tiny4.onnx");
-    let r2 = export_checkpoint(&run.join(CHECKPOINT_FILE), &out2, Some("four-player")).unwrap();
-    assert_eq!(r2.meta.rules, "four-player");
+    assert_eq!(ck.params.model.tokens, engine::tile::TileSet::Sanma);
+    let err = export_checkpoint(&run.join(CHECKPOINT_FILE), &out2, Some("four-player"));
+    assert!(format!("{:#}", err.unwrap_err()).contains("cannot play"));
+    let r2 = export_checkpoint(&run.join(CHECKPOINT_FILE), &out2, Some("3p")).unwrap();
+    assert_eq!(r2.meta.rules, "3p");
     assert_eq!(r2.meta.run_id, "tiny");
     assert!(export_checkpoint(&run, &out2, Some("mahjong-ish")).is_err());
 }
 
 #[test]
 fn default_size_model_exports_with_parity() {
-    // Random initialisation (tch's own init, seeded) at TrainConfig::default's shape.
-    let d = TrainConfig::default();
-    let cfg = ModelConfig {
-        layers: d.layers,
-        d_model: d.d_model,
-        heads: d.heads,
-        ff: d.ff,
-    };
+    // Random initialisation (tch's own init, seeded) at TrainConfig::default's shape,
+    // which has the sanma token set (27 tile tokens: the gather and the logit
+    // expansion of the export are checked against tch here).
+    let cfg = host_trainer::train::run::model_config(&TrainConfig::default());
+    assert_eq!(cfg.tokens, engine::tile::TileSet::Sanma);
     tch::manual_seed(11);
     let net = OwnedNet::new(cfg, Device::Cpu).unwrap();
     let dir = scratch("default");
@@ -173,7 +174,15 @@ fn default_size_model_exports_with_parity() {
     };
     ck.save(&run.join(CHECKPOINT_FILE)).unwrap();
     let out = dir.join("default.onnx");
-    let report = export_checkpoint(&run, &out, Some("four-player")).unwrap();
+    // A sanma-token model cannot play four-player rules.
+    let err = format!(
+        "{:#}",
+        export_checkpoint(&run, &out, Some("four-player")).unwrap_err()
+    );
+    assert!(err.contains("cannot play"), "{err}");
+    assert!(!out.exists());
+    let report = export_checkpoint(&run, &out, Some("sanma")).unwrap();
+    assert_eq!(report.meta.model.tokens, engine::tile::TileSet::Sanma);
     assert_eq!(report.meta.parameter_version, 7);
     assert_eq!(report.meta.run_id, "default-run");
     let obs = self_play_observations(300);
@@ -203,6 +212,7 @@ fn bad_checkpoints_are_clear_errors() {
         d_model: 8,
         heads: 2,
         ff: 16,
+        tokens: engine::tile::TileSet::FourPlayer,
     };
     let net = OwnedNet::new(cfg, Device::Cpu).unwrap();
     let adam = host_trainer::train::adam::Adam::new(&net.vs, 1e-3);
@@ -289,4 +299,42 @@ fn cli_export_then_advise_uses_the_policy() {
     assert!(!o.status.success());
     assert!(stderr.contains("truncated"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn layout_1_checkpoint_loads_and_reexports_the_shipped_model() {
+    // models/run/checkpoint.bin was written before the model shape had a token set
+    // (layout MJPPOCK1); it must load as an all-34-token model and export to a model
+    // that computes what the shipped models/default.onnx (exported from it) computes.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let file = root.join("models/run").join(CHECKPOINT_FILE);
+    let bytes = std::fs::read(&file).unwrap();
+    assert_eq!(&bytes[..8], b"MJPPOCK1");
+    let ck = Checkpoint::load(&file).unwrap();
+    assert_eq!(ck.params.model.tokens, engine::tile::TileSet::FourPlayer);
+    let dir = scratch("layout1");
+    let out = dir.join("again.onnx");
+    export_checkpoint(&file, &out, Some("sanma")).unwrap();
+    let again = Advisor::load(&out).unwrap();
+    let shipped = Advisor::load(&root.join("models/default.onnx")).unwrap();
+    let obs = self_play_observations(200);
+    let (a, av) = again.evaluate(&obs).unwrap();
+    let (b, bv) = shipped.evaluate(&obs).unwrap();
+    assert_eq!(a.len(), b.len());
+    let d = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0f32, f32::max);
+    let dv = av
+        .iter()
+        .zip(&bv)
+        .map(|(x, y)| (x - y).abs())
+        .fold(0f32, f32::max);
+    assert!(d <= 1e-5 && dv <= 1e-5, "{d} {dv}");
+    // Saved again it is layout 2 and reads back identical.
+    let ck2 = dir.join("ck2.bin");
+    ck.save(&ck2).unwrap();
+    assert_eq!(&std::fs::read(&ck2).unwrap()[..8], b"MJPPOCK2");
+    assert_eq!(Checkpoint::load(&ck2).unwrap(), ck);
 }

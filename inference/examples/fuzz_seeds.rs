@@ -29,6 +29,7 @@ const TINY: ModelConfig = ModelConfig {
     d_model: 8,
     heads: 2,
     ff: 8,
+    tokens: engine::tile::TileSet::FourPlayer,
 };
 
 const HANDS: &[&str] = &[

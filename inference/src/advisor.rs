@@ -403,6 +403,14 @@ impl Advisor {
         let hand = Counts(&obs.hand).to_string();
         match &self.model {
             Some(m) => {
+                let tokens = m.sidecar.model.tokens;
+                if obs.rules.tile_set.tiles().any(|t| !tokens.contains(t)) {
+                    return Err(Error::Inference(format!(
+                        "the model reads the tile types of the {tokens:?} set only, and \
+                         this position's rules have others ({:?} tiles)",
+                        obs.rules.tile_set
+                    )));
+                }
                 let mut x = [0f32; ENCODED_LEN];
                 encode(obs, &mut x);
                 let (logits, values) = self.evaluate(&x)?;

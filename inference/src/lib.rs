@@ -31,4 +31,4 @@ pub use advisor::{Advice, Advisor, DiscardFacts, PolicySource, RankedAction};
 pub use error::{Error, Result};
 pub use reference::masked_softmax;
 pub use sidecar::Sidecar;
-pub use weights::{ModelConfig, Tensor, Weights};
+pub use weights::{ModelConfig, Tensor, Weights, ABSENT_LOGIT};

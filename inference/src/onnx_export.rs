@@ -25,7 +25,7 @@ use tract_onnx::pb;
 
 use crate::error::{Error, Result};
 use crate::sidecar::Sidecar;
-use crate::weights::{Weights, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
+use crate::weights::{Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
 
 /// The ONNX opset the graph uses.
 pub const OPSET: i64 = 17;
@@ -225,7 +225,10 @@ fn value_info(name: &str, dims: &[Option<usize>]) -> pb::ValueInfoProto {
 pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<pb::ModelProto> {
     let cfg = weights.config();
     cfg.validate()?;
-    let (t, d, heads) = (NUM_TOKENS, cfg.d_model, cfg.heads);
+    // A model with a reduced token set reads only its rows of the encoding.
+    let rows = cfg.token_rows();
+    let (t, d, heads) = (rows.len(), cfg.d_model, cfg.heads);
+    let n = t - 1;
     let dh = d / heads;
     let mut g = Builder {
         nodes: Vec::new(),
@@ -246,11 +249,25 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     );
     let merge_shape = g.i64_init("const.shape_merge", &[-1, t as i64, d as i64], false);
 
-    // Input projection plus the learned token embedding.
-    let mut h = g.linear(weights, INPUT, "input", None, "")?;
+    // Input projection plus the learned token embedding (of the rows read).
     let emb = weights.get("token_embedding")?;
-    let en = g.f32_init("token_embedding", &emb.shape, &emb.data);
-    h = g.node("Add", &[&h, &en], vec![], "token_embedding");
+    let mut h = if cfg.all_tokens() {
+        let h = g.linear(weights, INPUT, "input", None, "")?;
+        let en = g.f32_init("token_embedding", &emb.shape, &emb.data);
+        g.node("Add", &[&h, &en], vec![], "token_embedding")
+    } else {
+        let idx: Vec<i64> = rows.iter().map(|&r| r as i64).collect();
+        let ri = g.i64_init("const.token_rows", &idx, false);
+        let x = g.node("Gather", &[INPUT, &ri], vec![attr_int("axis", 1)], "tokens");
+        let h = g.linear(weights, &x, "input", None, "")?;
+        let data: Vec<f32> = rows
+            .iter()
+            .flat_map(|&r| &emb.data[r * d..(r + 1) * d])
+            .copied()
+            .collect();
+        let en = g.f32_init("token_embedding", &[t, d], &data);
+        g.node("Add", &[&h, &en], vec![], "token_embedding")
+    };
 
     for i in 0..cfg.layers {
         let p = |s: &str| format!("block{i}.{s}");
@@ -294,18 +311,33 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     }
     let h = g.layer_norm(weights, &h, "norm")?;
 
-    // Tile head on tokens 0..34 → [B, 34, 4] → [B, 4, 34] → [B, 136].
+    // Tile head on the n tile tokens → [B, n, 4] → [B, 4, n] (→ [B, 4, 34]) → [B, 136].
     let starts = g.i64_init("const.tiles_start", &[0], false);
-    let ends = g.i64_init("const.tiles_end", &[NUM_TILE_TOKENS as i64], false);
+    let ends = g.i64_init("const.tiles_end", &[n as i64], false);
     let axes = g.i64_init("const.axis1", &[1], false);
     let tiles = g.node("Slice", &[&h, &starts, &ends, &axes], vec![], "tiles");
     let tl = g.linear(weights, &tiles, "tile_head", None, "")?;
-    let tl = g.node(
+    let mut tl = g.node(
         "Transpose",
         &[&tl],
         vec![attr_ints("perm", &[0, 2, 1])],
         "tile_head",
     );
+    if !cfg.all_tokens() {
+        // Back to one column per tile type: a 0/1 matrix [n, 34] puts token j's logit in
+        // its type's column (x·1 plus exact zeros: the value is unchanged), and the
+        // bias gives the types without a token ABSENT_LOGIT.
+        let mut expand = vec![0f32; n * NUM_TILE_TOKENS];
+        let mut bias = vec![ABSENT_LOGIT; NUM_TILE_TOKENS];
+        for (j, &tile) in rows[..n].iter().enumerate() {
+            expand[j * NUM_TILE_TOKENS + tile] = 1.0;
+            bias[tile] = 0.0;
+        }
+        let e = g.f32_init("const.tile_expand", &[n, NUM_TILE_TOKENS], &expand);
+        let b = g.f32_init("const.tile_absent", &[NUM_TILE_TOKENS], &bias);
+        let x = g.node("MatMul", &[&tl, &e], vec![], "tile_expand");
+        tl = g.node("Add", &[&x, &b], vec![], "tile_expand");
+    }
     let tile_shape = g.i64_init(
         "const.shape_tile_logits",
         &[-1, (TILE_ACTIONS * NUM_TILE_TOKENS) as i64],
@@ -314,7 +346,7 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     let tl = g.node("Reshape", &[&tl, &tile_shape], vec![], "tile_head");
 
     // The global token → call head and critic.
-    let gi = g.i64_init("const.global_token", &[NUM_TILE_TOKENS as i64], true);
+    let gi = g.i64_init("const.global_token", &[n as i64], true);
     let global = g.node("Gather", &[&h, &gi], vec![attr_int("axis", 1)], "global");
     let cl = g.linear(weights, &global, "call_head", None, "")?;
     g.named_node(
@@ -333,7 +365,10 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
         node: g.nodes,
         name: "mahjong_policy".into(),
         initializer: g.inits,
-        input: vec![value_info(INPUT, &[None, Some(t), Some(TOKEN_FEATURES)])],
+        input: vec![value_info(
+            INPUT,
+            &[None, Some(NUM_TOKENS), Some(TOKEN_FEATURES)],
+        )],
         output: vec![
             value_info(OUTPUT_LOGITS, &[None, Some(NUM_ACTIONS)]),
             value_info(OUTPUT_VALUE, &[None]),

@@ -7,7 +7,7 @@ use engine::encode::{ENCODED_LEN, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
 use engine::game::NUM_ACTIONS;
 
 use crate::error::{Error, Result};
-use crate::weights::{Weights, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
+use crate::weights::{Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
 
 /// Raw network outputs for one observation.
 #[derive(Clone, Debug, PartialEq)]
@@ -112,12 +112,22 @@ pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
         )));
     }
     let cfg = w.config();
-    let (t, d) = (NUM_TOKENS, cfg.d_model);
-    debug_assert_eq!(obs.len(), t * TOKEN_FEATURES);
-    let mut h = linear(obs, t, w, "input")?;
+    // The encoding rows the model reads (all 35, or the token set's types and the
+    // global token), each with its own embedding row.
+    let rows = cfg.token_rows();
+    let (t, d) = (rows.len(), cfg.d_model);
+    debug_assert_eq!(obs.len(), NUM_TOKENS * TOKEN_FEATURES);
+    let x: Vec<f32> = rows
+        .iter()
+        .flat_map(|&r| &obs[r * TOKEN_FEATURES..(r + 1) * TOKEN_FEATURES])
+        .copied()
+        .collect();
+    let mut h = linear(&x, t, w, "input")?;
     let emb = &w.get("token_embedding")?.data;
-    for (x, e) in h.iter_mut().zip(emb) {
-        *x += e;
+    for (row, &r) in h.chunks_mut(d).zip(&rows) {
+        for (x, e) in row.iter_mut().zip(&emb[r * d..(r + 1) * d]) {
+            *x += e;
+        }
     }
     for i in 0..cfg.layers {
         let p = |s: &str| format!("block{i}.{s}");
@@ -139,13 +149,14 @@ pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
         }
     }
     let h = layer_norm(&h, d, w, "norm")?;
-    let tiles = linear(&h[..NUM_TILE_TOKENS * d], NUM_TILE_TOKENS, w, "tile_head")?;
-    let global = &h[NUM_TILE_TOKENS * d..];
+    let n = t - 1;
+    let tiles = linear(&h[..n * d], n, w, "tile_head")?;
+    let global = &h[n * d..];
     let calls = linear(global, 1, w, "call_head")?;
-    let mut logits = vec![0f32; NUM_ACTIONS];
-    for tok in 0..NUM_TILE_TOKENS {
+    let mut logits = vec![ABSENT_LOGIT; NUM_ACTIONS];
+    for (tok, &tile) in rows[..n].iter().enumerate() {
         for k in 0..TILE_ACTIONS {
-            logits[k * NUM_TILE_TOKENS + tok] = tiles[tok * TILE_ACTIONS + k];
+            logits[k * NUM_TILE_TOKENS + tile] = tiles[tok * TILE_ACTIONS + k];
         }
     }
     logits[TILE_ACTIONS * NUM_TILE_TOKENS..].copy_from_slice(&calls[..CALL_ACTIONS]);

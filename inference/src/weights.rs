@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
 use engine::game::NUM_ACTIONS;
 use engine::rng::Rng;
+use engine::tile::TileSet;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
@@ -32,7 +33,24 @@ pub struct ModelConfig {
     pub heads: usize,
     /// Hidden width of each block's feed-forward layer.
     pub ff: usize,
+    /// The tile types that get a token (the global token follows them):
+    /// `FourPlayer` = all 34 (every model made before this field existed), `Sanma` =
+    /// the 27 types of the sanma set, which leaves out 7 tokens that are always empty
+    /// under sanma rules (a fifth of the compute). The parameters are the same either
+    /// way (`token_embedding` keeps a row per encoding row); the logits of a type
+    /// without a token are [`ABSENT_LOGIT`].
+    #[serde(default = "all_tile_tokens")]
+    pub tokens: TileSet,
 }
+
+/// The token set of a model whose sidecar predates [`ModelConfig::tokens`].
+fn all_tile_tokens() -> TileSet {
+    TileSet::FourPlayer
+}
+
+/// The logit of a tile action whose type has no token: the trainer's masked logit, so
+/// the action gets probability 0 even before the legal mask.
+pub const ABSENT_LOGIT: f32 = -1e9;
 
 impl Default for ModelConfig {
     /// The trainer's default shape: 2 layers, width 64, 4 heads, feed-forward 128.
@@ -42,6 +60,7 @@ impl Default for ModelConfig {
             d_model: 64,
             heads: 4,
             ff: 128,
+            tokens: TileSet::FourPlayer,
         }
     }
 }
@@ -64,6 +83,19 @@ impl ModelConfig {
             return Err(Error::Weights(format!("model too large: {self:?}")));
         }
         Ok(())
+    }
+
+    /// The rows of the encoding the model reads, in order: the tile types of
+    /// [`ModelConfig::tokens`] by index, then the global token.
+    pub fn token_rows(&self) -> Vec<usize> {
+        let mut rows: Vec<usize> = self.tokens.tiles().map(|t| t.index()).collect();
+        rows.push(engine::encode::GLOBAL_TOKEN);
+        rows
+    }
+
+    /// Whether every encoding row is a token (no gather needed).
+    pub fn all_tokens(&self) -> bool {
+        self.tokens.num_types() == NUM_TILE_TOKENS
     }
 
     /// Every parameter the model has, with its shape, in name order.
@@ -247,6 +279,7 @@ mod tests {
             d_model: 8,
             heads: 2,
             ff: 16,
+            tokens: TileSet::Sanma,
         };
         let w = Weights::random(cfg, 1).unwrap();
         assert_eq!(w.tensors().len(), 13 + 12);
@@ -271,7 +304,8 @@ mod tests {
             layers: 1,
             d_model: 10,
             heads: 4,
-            ff: 1
+            ff: 1,
+            tokens: TileSet::FourPlayer,
         }
         .validate()
         .is_err());

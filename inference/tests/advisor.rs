@@ -15,6 +15,7 @@ const CFG: ModelConfig = ModelConfig {
     d_model: 16,
     heads: 2,
     ff: 32,
+    tokens: engine::tile::TileSet::FourPlayer,
 };
 
 fn export_to(dir: &Path, seed: u64) -> std::path::PathBuf {
@@ -226,4 +227,45 @@ fn fuzz_regressions_are_errors() {
         seen += 1;
     }
     assert!(seen > 0, "no regression inputs in {}", dir.display());
+}
+
+#[test]
+fn sanma_token_model_advises_sanma_and_refuses_four_player() {
+    let cfg = ModelConfig {
+        tokens: engine::tile::TileSet::Sanma,
+        ..CFG
+    };
+    let dir = common::scratch("sanma-tokens");
+    let path = dir.join("m.onnx");
+    let w = Weights::random(cfg, 5).unwrap();
+    export(
+        &w,
+        &Sidecar::new(cfg, "sanma", "run-s", 1, "advisor test"),
+        &path,
+    )
+    .unwrap();
+    let advisor = Advisor::load(&path).unwrap();
+    let obs = common::self_play(200);
+    let (mut sanma, mut four) = (0, 0);
+    for (o, l) in &obs {
+        let r = advisor.advise_with_legal(o, l);
+        if o.rules.players == 3 {
+            let advice = r.unwrap();
+            let total: f32 = advice.actions.iter().filter_map(|a| a.probability).sum();
+            assert!((total - 1.0).abs() < 1e-4, "{total}");
+            sanma += 1;
+        } else {
+            let err = r.unwrap_err().to_string();
+            assert!(err.contains("tile types"), "{err}");
+            four += 1;
+        }
+    }
+    assert!(sanma > 0 && four > 0);
+    // A sidecar written before the token set existed reads as all 34 tokens.
+    let mut old: serde_json::Value =
+        serde_json::from_str(&Sidecar::new(cfg, "sanma", "run-s", 1, "t").to_json()).unwrap();
+    assert_eq!(old["model"]["tokens"], "Sanma");
+    old["model"].as_object_mut().unwrap().remove("tokens");
+    let s = Sidecar::from_json(&old.to_string(), &path).unwrap();
+    assert_eq!(s.model.tokens, engine::tile::TileSet::FourPlayer);
 }

@@ -32,6 +32,7 @@ fn onnx_checker_accepts_the_export() {
             d_model: 32,
             heads: 4,
             ff: 64,
+            tokens: engine::tile::TileSet::FourPlayer,
         },
         ModelConfig::default(),
         ModelConfig {
@@ -39,6 +40,7 @@ fn onnx_checker_accepts_the_export() {
             d_model: 8,
             heads: 1,
             ff: 8,
+            tokens: engine::tile::TileSet::FourPlayer,
         },
     ]
     .into_iter()

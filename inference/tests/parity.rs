@@ -68,6 +68,7 @@ fn tract_matches_reference_small() {
             d_model: 32,
             heads: 4,
             ff: 64,
+            tokens: engine::tile::TileSet::FourPlayer,
         },
         7,
         "parity_small",
@@ -82,6 +83,7 @@ fn tract_matches_reference_default() {
             d_model: 64,
             heads: 4,
             ff: 128,
+            tokens: engine::tile::TileSet::FourPlayer,
         },
         11,
         "parity_default",
@@ -96,6 +98,7 @@ fn symbolic_batch() {
         d_model: 16,
         heads: 2,
         ff: 32,
+        tokens: engine::tile::TileSet::FourPlayer,
     };
     let (_, advisor) = exported(cfg, 3, "batch");
     let (l17, v17) = advisor.evaluate(&flat[..17 * ENCODED_LEN]).unwrap();
@@ -112,4 +115,50 @@ fn symbolic_batch() {
     }
     assert!(advisor.evaluate(&flat[..ENCODED_LEN - 1]).is_err());
     assert!(advisor.evaluate(&[]).is_err());
+}
+
+#[test]
+fn tract_matches_reference_sanma_tokens() {
+    // A model with the 27 sanma tile tokens: the export gathers their rows and expands
+    // the tile logits back to 34 columns.
+    let cfg = ModelConfig {
+        layers: 2,
+        d_model: 32,
+        heads: 4,
+        ff: 64,
+        tokens: engine::tile::TileSet::Sanma,
+    };
+    check(cfg, 13, "parity_sanma_tokens");
+    let flat = encoded(50);
+    let (w, advisor) = exported(cfg, 13, "parity_sanma_tokens_absent");
+    let (logits, _) = advisor.evaluate(&flat[..ENCODED_LEN]).unwrap();
+    let r = reference::forward(&w, &flat[..ENCODED_LEN]).unwrap();
+    let absent: Vec<usize> = (0..34)
+        .filter(|&t| {
+            !engine::tile::TileSet::Sanma.contains(engine::tile::Tile::new(t as u8).unwrap())
+        })
+        .collect();
+    assert_eq!(absent.len(), 7);
+    for k in 0..4 {
+        for &t in &absent {
+            assert_eq!(logits[k * 34 + t], inference::ABSENT_LOGIT);
+            assert_eq!(r.logits[k * 34 + t], inference::ABSENT_LOGIT);
+        }
+    }
+    // Present types get real logits.
+    assert!(
+        logits[..136]
+            .iter()
+            .filter(|&&l| l != inference::ABSENT_LOGIT)
+            .count()
+            == 4 * 27
+    );
+    // Changing an absent row of the input changes nothing (the model never reads it).
+    let mut x = flat[..ENCODED_LEN].to_vec();
+    for f in 0..engine::encode::TOKEN_FEATURES {
+        x[absent[0] * engine::encode::TOKEN_FEATURES + f] = 0.7;
+    }
+    let (l2, v2) = advisor.evaluate(&x).unwrap();
+    let (l1, v1) = advisor.evaluate(&flat[..ENCODED_LEN]).unwrap();
+    assert_eq!((l1, v1), (l2, v2));
 }

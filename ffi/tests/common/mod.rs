@@ -107,6 +107,7 @@ pub const SMALL: ModelConfig = ModelConfig {
     d_model: 16,
     heads: 2,
     ff: 32,
+    tokens: engine::tile::TileSet::FourPlayer,
 };
 
 /// A fresh scratch directory under cargo's per-package temp dir (`name` unique per

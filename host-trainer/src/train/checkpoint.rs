@@ -1,7 +1,10 @@
 //! Checkpoints: parameters, Adam state and progress in one file, written atomically.
 //!
-//! File layout: 8-byte magic `MJPPOCK1`, payload length (u64 LE), FNV-1a 64 checksum of
-//! the payload (u64 LE), then the postcard-serialized [`Checkpoint`]. A truncated or
+//! File layout: 8-byte magic `MJPPOCK2`, payload length (u64 LE), FNV-1a 64 checksum of
+//! the payload (u64 LE), then the postcard-serialized [`Checkpoint`]. Files of layout 1
+//! (`MJPPOCK1`, before the model shape had its token set) still load, as models with
+//! all 34 tile tokens: postcard is not self-describing, so layout 1 has its own
+//! structs ([`v1`]). A truncated or
 //! corrupted file is rejected with an error that says so. Saving writes
 //! `<file>.tmp`, syncs it, renames it over `<file>` and syncs the folder
 //! ([`super::durable::write_atomic`]), so a killed run (or a power loss) always leaves
@@ -15,7 +18,8 @@ use serde::{Deserialize, Serialize};
 use super::adam::AdamState;
 use super::model::ParamSnapshot;
 
-const MAGIC: &[u8; 8] = b"MJPPOCK1";
+const MAGIC: &[u8; 8] = b"MJPPOCK2";
+const MAGIC_V1: &[u8; 8] = b"MJPPOCK1";
 
 /// Training progress saved with a checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -72,7 +76,8 @@ impl Checkpoint {
 
     /// Parses file bytes, rejecting wrong, truncated or corrupted files.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint> {
-        if bytes.len() < 24 || &bytes[..8] != MAGIC {
+        let v1 = bytes.get(..8) == Some(&MAGIC_V1[..]);
+        if bytes.len() < 24 || (&bytes[..8] != MAGIC && !v1) {
             bail!("not a checkpoint file (bad magic or shorter than its header)");
         }
         let len = u64::from_le_bytes(bytes[8..16].try_into().unwrap_or([0; 8]));
@@ -87,6 +92,11 @@ impl Checkpoint {
         if fnv1a(payload) != sum {
             bail!("checkpoint corrupted: checksum mismatch");
         }
+        if v1 {
+            let old: v1::Checkpoint =
+                postcard::from_bytes(payload).context("checkpoint payload does not decode")?;
+            return Ok(old.into());
+        }
         postcard::from_bytes(payload).context("checkpoint payload does not decode")
     }
 
@@ -100,5 +110,61 @@ impl Checkpoint {
     pub fn load(path: &Path) -> Result<Checkpoint> {
         let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
         Checkpoint::from_bytes(&bytes).with_context(|| format!("loading {}", path.display()))
+    }
+}
+
+/// Checkpoint layout 1 (`MJPPOCK1`): the same fields, with a model shape that had no
+/// token set (every such model has a token for all 34 tile types).
+mod v1 {
+    use engine::tile::TileSet;
+    use serde::Deserialize;
+
+    use super::super::adam::AdamState;
+    use super::super::model::{self, NamedTensor};
+    use super::Progress;
+
+    #[derive(Deserialize)]
+    struct ModelConfig {
+        layers: i64,
+        d_model: i64,
+        heads: i64,
+        ff: i64,
+    }
+
+    #[derive(Deserialize)]
+    struct ParamSnapshot {
+        version: u64,
+        encoding_version: u32,
+        model: ModelConfig,
+        tensors: Vec<NamedTensor>,
+    }
+
+    #[derive(Deserialize)]
+    pub(super) struct Checkpoint {
+        params: ParamSnapshot,
+        adam: AdamState,
+        progress: Progress,
+    }
+
+    impl From<Checkpoint> for super::Checkpoint {
+        fn from(c: Checkpoint) -> Self {
+            let m = c.params.model;
+            super::Checkpoint {
+                params: model::ParamSnapshot {
+                    version: c.params.version,
+                    encoding_version: c.params.encoding_version,
+                    model: model::ModelConfig {
+                        layers: m.layers,
+                        d_model: m.d_model,
+                        heads: m.heads,
+                        ff: m.ff,
+                        tokens: TileSet::FourPlayer,
+                    },
+                    tensors: c.params.tensors,
+                },
+                adam: c.adam,
+                progress: c.progress,
+            }
+        }
     }
 }

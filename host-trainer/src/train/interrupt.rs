@@ -82,6 +82,9 @@ pub fn resume_command(exe: &str, cfg: &TrainConfig, run_dir: &Path) -> String {
     if cfg.workers > 0 {
         parts.push(format!("--workers {}", cfg.workers));
     }
+    if cfg.learner_threads > 0 {
+        parts.push(format!("--learner-threads {}", cfg.learner_threads));
+    }
     if cfg.quiet {
         parts.push("--quiet".into());
     }

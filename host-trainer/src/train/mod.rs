@@ -104,6 +104,6 @@ pub mod selfplay;
 pub mod workers;
 
 pub use config::{
-    DeviceChoice, EvalWalls, Guidance, LrSchedule, StopOn, Teacher, TrainArgs, TrainConfig,
+    DeviceChoice, EvalWalls, Guidance, LrSchedule, StopOn, Teacher, Tokens, TrainArgs, TrainConfig,
 };
 pub use run::{evaluate, evaluate_until, train, TrainOutcome};

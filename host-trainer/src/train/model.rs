@@ -1,11 +1,13 @@
 //! The actor-critic: a transformer encoder over the observation tokens.
 //!
 //! ```text
-//! x: [B, 35, 36] (engine::encode)  ──Linear(36→d)──▶ + learned token embedding [35, d]
+//! x: [B, 35, 36] (engine::encode) ──rows of the token set──▶ [B, T, 36]
+//!   ──Linear(36→d)──▶ + learned token embedding (its T rows of [35, d])
 //!   ──▶ n × pre-LN block (multi-head self-attention, GELU feed-forward) ──▶ LayerNorm
-//!   h: [B, 35, d]
-//! tile head   Linear(d→4) on the 34 tile tokens → [B, 34, 4] → transposed to
-//!             [B, 4·34] = logits of Discard(t), ClosedKan(t), AddedKan(t), Chi(t)
+//!   h: [B, T, d]       T = 35 (all tile types) or 28 (the 27 sanma types + global)
+//! tile head   Linear(d→4) on the T − 1 tile tokens → [B, T − 1, 4] → transposed to
+//!             [B, 4, T − 1] (→ [B, 4, 34], absent types MASKED_LOGIT) → [B, 4·34] =
+//!             logits of Discard(t), ClosedKan(t), AddedKan(t), Chi(t)
 //!             (action indices 0..136, the engine's order)
 //! call head   Linear(d→5) on the global token → logits of Tsumo, Ron, Pon, OpenKan,
 //!             Pass (indices 136..141)
@@ -21,6 +23,7 @@
 use anyhow::{bail, Context, Result};
 use engine::encode::{ENCODED_LEN, ENCODING_VERSION, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
 use engine::game::NUM_ACTIONS;
+use engine::tile::TileSet;
 use serde::{Deserialize, Serialize};
 use tch::nn;
 use tch::{Device, Kind, Tensor};
@@ -39,6 +42,10 @@ pub struct ModelConfig {
     pub heads: i64,
     /// Feed-forward width.
     pub ff: i64,
+    /// The tile types that get a token, the global token after them (`FourPlayer`: all
+    /// 34, every model before this field; `Sanma`: the 27 of the sanma set). Parameter
+    /// shapes do not depend on it; see `inference::ModelConfig::tokens`.
+    pub tokens: TileSet,
 }
 
 impl ModelConfig {
@@ -92,6 +99,9 @@ impl Block {
             .view([b, t, 3, self.heads, dh])
             .permute([2, 0, 3, 1, 4]);
         let (q, k, v) = (qkv.get(0), qkv.get(1), qkv.get(2));
+        // softmax(q·kᵀ / √dh)·v written out: libtorch's fused
+        // `scaled_dot_product_attention` (its CPU flash kernel, with scalar `exp`) was
+        // measured slower at these sizes (28–35 tokens, head width 16).
         let att = (q.matmul(&k.transpose(-2, -1)) / (dh as f64).sqrt()).softmax(-1, Kind::Float);
         let y = att
             .matmul(&v)
@@ -121,6 +131,9 @@ pub struct PolicyNet {
     call_head: nn::Linear,
     value1: nn::Linear,
     value2: nn::Linear,
+    /// With a reduced token set: the encoding rows read (tile types, then the global
+    /// token) and, per tile type, its token's column or the padding column `n`.
+    compact: Option<(Tensor, Tensor)>,
 }
 
 /// Tile-token actions per tile (discard, closed kan, added kan, chi).
@@ -153,23 +166,38 @@ impl PolicyNet {
             call_head: nn::linear(p / "call_head", d, CALL_ACTIONS, Default::default()),
             value1: nn::linear(p / "value1", d, d, Default::default()),
             value2: nn::linear(p / "value2", d, 1, Default::default()),
+            compact: compact_indices(config.tokens, p.device()),
         })
     }
 
     /// Raw logits `[B, 141]` and values `[B]` for observations `x: [B, 35, 36]`.
     pub fn forward(&self, x: &Tensor) -> (Tensor, Tensor) {
         let b = x.size().first().copied().unwrap_or(1);
-        let mut h = x.apply(&self.input) + &self.token_embedding;
+        let mut h = match &self.compact {
+            None => x.apply(&self.input) + &self.token_embedding,
+            Some((rows, _)) => {
+                x.index_select(1, rows).apply(&self.input)
+                    + self.token_embedding.index_select(0, rows)
+            }
+        };
         for blk in &self.blocks {
             h = blk.forward(&h);
         }
         let h = h.apply(&self.norm);
-        let tiles = h.narrow(1, 0, NUM_TILE_TOKENS as i64);
-        let global = h.select(1, NUM_TILE_TOKENS as i64);
-        let tile_logits = tiles
-            .apply(&self.tile_head)
-            .permute([0, 2, 1])
-            .reshape([b, TILE_ACTIONS * NUM_TILE_TOKENS as i64]);
+        let n = h.size()[1] - 1;
+        let tiles = h.narrow(1, 0, n);
+        let global = h.select(1, n);
+        let mut tile_logits = tiles.apply(&self.tile_head).permute([0, 2, 1]);
+        if let Some((_, columns)) = &self.compact {
+            // [B, 4, n] → [B, 4, n + 1] (a column of MASKED_LOGIT) → [B, 4, 34].
+            let pad = Tensor::full(
+                [b, TILE_ACTIONS, 1],
+                MASKED_LOGIT,
+                (Kind::Float, h.device()),
+            );
+            tile_logits = Tensor::cat(&[tile_logits, pad], 2).index_select(2, columns);
+        }
+        let tile_logits = tile_logits.reshape([b, TILE_ACTIONS * NUM_TILE_TOKENS as i64]);
         let call_logits = global.apply(&self.call_head);
         let logits = Tensor::cat(&[tile_logits, call_logits], 1);
         let value = global
@@ -179,6 +207,25 @@ impl PolicyNet {
             .squeeze_dim(-1);
         (logits, value)
     }
+}
+
+/// The index tensors of a reduced token set (`None` for all 34 types): the encoding rows
+/// read, and for each tile type the column of its token (or `n`, the padding column).
+fn compact_indices(tokens: TileSet, device: Device) -> Option<(Tensor, Tensor)> {
+    if tokens.num_types() == NUM_TILE_TOKENS {
+        return None;
+    }
+    let mut rows: Vec<i64> = tokens.tiles().map(|t| t.index() as i64).collect();
+    let n = rows.len() as i64;
+    let mut columns = vec![n; NUM_TILE_TOKENS];
+    for (j, &r) in rows.iter().enumerate() {
+        columns[r as usize] = j as i64;
+    }
+    rows.push(NUM_TILE_TOKENS as i64);
+    Some((
+        Tensor::from_slice(&rows).to_device(device),
+        Tensor::from_slice(&columns).to_device(device),
+    ))
 }
 
 /// Logits with every action whose `mask` entry is 0 (or false) set to [`MASKED_LOGIT`].

@@ -15,6 +15,7 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Result};
 use engine::rng::Rng;
+use engine::tile::TileSet;
 use engine::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::{Deserialize, Serialize};
@@ -22,7 +23,7 @@ use tch::Device;
 
 use super::adam::Adam;
 use super::checkpoint::{Checkpoint, Progress};
-use super::config::{DeviceChoice, Guidance, LrSchedule, TrainConfig};
+use super::config::{DeviceChoice, Guidance, LrSchedule, Tokens, TrainConfig};
 use super::evaluation::{eval_seed, stop_rule};
 pub use super::evaluation::{evaluate, evaluate_until, Evaluation};
 use super::folder::{open_run, save, RunFolder};
@@ -197,13 +198,25 @@ pub fn device(choice: DeviceChoice) -> Result<Device> {
     })
 }
 
+/// The cores this process may use (1 when unknown).
+pub fn cores() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+}
+
 /// The model shape of a configuration.
 pub fn model_config(cfg: &TrainConfig) -> ModelConfig {
+    let tokens = match (cfg.tokens, Rules::preset(&cfg.rules)) {
+        (Tokens::Rules, Some(rules)) => rules.tile_set,
+        _ => TileSet::FourPlayer,
+    };
     ModelConfig {
         layers: cfg.layers,
         d_model: cfg.d_model,
         heads: cfg.heads,
         ff: cfg.ff,
+        tokens,
     }
 }
 
@@ -267,7 +280,11 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
     let workers = Workers::spawn(&cfg, rules, model, learner.progress.resumes, opponents)?;
     // The learner may use every core: workers block on the full replay channel while it
     // trains (each worker thread sets its own libtorch thread count to 1).
-    tch::set_num_threads(workers.count.max(1) as i32);
+    let learner_threads = match cfg.learner_threads {
+        0 => cores(),
+        n => n,
+    };
+    tch::set_num_threads(learner_threads as i32);
     let snapshot = workers.push(&learner.net.vs, model, learner.progress.update)?;
     let mut run = Run {
         bar: progress_bar(&cfg, learner.progress.update),
@@ -585,10 +602,6 @@ impl Run {
         row.eval_paired_points_low = Some(ev.paired_points.1);
         row.eval_paired_points_high = Some(ev.paired_points.2);
         row.eval_paired_win_rate = Some(ev.paired_win_rate);
-        row.eval_paired_points = Some(ev.paired_points.0);
-        row.eval_paired_points_low = Some(ev.paired_points.1);
-        row.eval_paired_points_high = Some(ev.paired_points.2);
-        row.eval_paired_win_rate = Some(ev.paired_win_rate);
         self.last_eval = Some((ev.random.0, ev.eff.0));
         self.last_msg = format!("eval: vs random {:.3}, vs eff {:.3}", ev.random.0, ev.eff.0);
         Ok(stop_rule(&mut self.learner.progress, &self.cfg, &ev))
@@ -707,5 +720,22 @@ mod tests {
             "0.3",
         ]);
         assert_eq!(guidance_coef(&zero, 0), 0.3);
+    }
+
+    #[test]
+    fn old_configs_build_all_token_models_and_new_ones_the_rules_tiles() {
+        // A config.json written before --tokens existed: the model it resumes has all
+        // 34 tile tokens.
+        let old: TrainConfig = serde_json::from_str(r#"{"rules": "sanma"}"#).unwrap();
+        assert_eq!(old.tokens, Tokens::All);
+        assert_eq!(model_config(&old).tokens, TileSet::FourPlayer);
+        let new = TrainConfig::default();
+        assert_eq!(new.tokens, Tokens::Rules);
+        assert_eq!(model_config(&new).tokens, TileSet::Sanma);
+        let four = TrainConfig {
+            rules: "four-player".into(),
+            ..TrainConfig::default()
+        };
+        assert_eq!(model_config(&four).tokens, TileSet::FourPlayer);
     }
 }

@@ -50,7 +50,7 @@ pub struct Collected {
 }
 
 impl Workers {
-    /// Starts `cfg.workers` threads (0 = one per core); each waits for the first
+    /// Starts `cfg.workers` threads (0 = half the cores, at least one); each waits for the first
     /// parameter push. `resumes` separates the seeds of a resumed session's workers.
     pub fn spawn(
         cfg: &TrainConfig,
@@ -59,12 +59,9 @@ impl Workers {
         resumes: u64,
         opponents: OpponentMix,
     ) -> Result<Workers> {
-        let count = if cfg.workers == 0 {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        } else {
-            cfg.workers
+        let count = match cfg.workers {
+            0 => (super::run::cores() / 2).max(1),
+            n => n,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let pause = Arc::new(AtomicBool::new(false));

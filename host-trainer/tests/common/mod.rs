@@ -9,6 +9,7 @@ pub const TINY: ModelConfig = ModelConfig {
     d_model: 16,
     heads: 2,
     ff: 32,
+    tokens: engine::tile::TileSet::FourPlayer,
 };
 
 /// The options of a tiny, fast PPO run (one-layer 16-wide model, one worker with two
