@@ -57,6 +57,7 @@ fn main() {
             opponents: host_trainer::train::opponents::OpponentMix::SELF_ONLY,
             past_lag: 20,
             record_teacher: false,
+            search: None,
         };
         let links = WorkerLinks {
             params: prx,

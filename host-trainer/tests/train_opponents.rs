@@ -14,6 +14,7 @@ use engine::Rules;
 use host_trainer::train::model::{OwnedNet, ParamSnapshot};
 use host_trainer::train::opponents::OpponentMix;
 use host_trainer::train::run::CONFIG_FILE;
+use host_trainer::train::search_teacher::SearchTeacherSetup;
 use host_trainer::train::selfplay::{
     hand_reward, run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup,
 };
@@ -32,6 +33,16 @@ fn play(opponents: &str, hands: u32) -> (u32, usize) {
 fn play_batches(
     opponents: &str,
     hands: u32,
+) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
+    play_labelled(opponents, hands, None)
+}
+
+/// The trajectories of a worker's first `hands` hands, with the search teacher's
+/// labels when `search` is given.
+fn play_labelled(
+    opponents: &str,
+    hands: u32,
+    search: Option<SearchTeacherSetup>,
 ) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
     let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
     let snap = Arc::new(
@@ -58,6 +69,7 @@ fn play_batches(
         opponents: OpponentMix::parse(opponents).unwrap(),
         past_lag: 1,
         record_teacher: true,
+        search,
     };
     let links = WorkerLinks {
         params: prx,
@@ -138,6 +150,7 @@ fn the_win_bonus_is_added_to_winners_rewards_only() {
         opponents: OpponentMix::SELF_ONLY,
         past_lag: 1,
         record_teacher: false,
+        search: None,
     };
     assert_eq!(hand_reward(2, true, &setup(0.0)), 0.5);
     assert_eq!(hand_reward(2, true, &setup(2.0)), 1.0);
@@ -222,4 +235,105 @@ fn bad_mixes_are_refused_before_any_work() {
     let old = serde_json::json!({"rules": "sanma", "seed": 3});
     let cfg: TrainConfig = serde_json::from_value(old).unwrap();
     assert_eq!((cfg.opponents.as_str(), cfg.win_bonus), ("self:1", 0.0));
+}
+
+#[test]
+fn the_search_teacher_labels_about_its_fraction_with_legal_candidates() {
+    let setup = SearchTeacherSetup {
+        fraction: 0.5,
+        rollouts: 4,
+    };
+    let (_, trajectories) = play_labelled("eff:1", 12, Some(setup));
+    let steps: Vec<_> = trajectories.iter().flat_map(|t| &t.steps).collect();
+    let choices = |st: &&host_trainer::train::selfplay::Step| {
+        st.legal.iter().map(|w| w.count_ones()).sum::<u32>()
+    };
+    let eligible: Vec<_> = steps.iter().filter(|st| choices(st) >= 2).collect();
+    let labelled = eligible.iter().filter(|st| !st.search.is_empty()).count();
+    assert!(eligible.len() >= 60, "{} decisions", eligible.len());
+    let share = labelled as f64 / eligible.len() as f64;
+    assert!(
+        (0.3..0.7).contains(&share),
+        "{labelled} of {}",
+        eligible.len()
+    );
+    for st in &steps {
+        if choices(st) < 2 {
+            assert!(st.search.is_empty(), "a forced decision needs no label");
+        }
+        for &(a, v) in &st.search {
+            let a = a as usize;
+            assert!(
+                (st.legal[a / 64] >> (a % 64)) & 1 == 1,
+                "illegal candidate {a}"
+            );
+            assert!(v.is_finite());
+        }
+        if !st.search.is_empty() {
+            assert!(st.search.len() >= 2, "{:?}", st.search);
+        }
+    }
+}
+
+#[test]
+fn a_search_teacher_run_trains_with_guidance() {
+    let dir = std::env::temp_dir().join(format!("mj-search-teacher-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut args: Vec<String> = common::TINY_TRAINING
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(
+        [
+            "--runs",
+            dir.to_str().unwrap(),
+            "--id",
+            "s",
+            "--teacher",
+            "search",
+            "--search-fraction",
+            "0.5",
+            "--search-rollouts",
+            "4",
+            "--max-updates",
+            "2",
+        ]
+        .map(String::from),
+    );
+    let cfg = TrainConfig::parse_from(std::iter::once("train".to_string()).chain(args));
+    let out = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap();
+    assert_eq!(out.progress.update, 2);
+    let text = std::fs::read_to_string(out.run_dir.join("metrics.jsonl")).unwrap();
+    for line in text.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let g = row["guidance_loss"].as_f64().unwrap();
+        assert!(
+            g > 0.0 && g.is_finite(),
+            "guidance loss {g}: labelled decisions exist"
+        );
+    }
+    let saved = std::fs::read_to_string(out.run_dir.join(CONFIG_FILE)).unwrap();
+    assert!(saved.contains("\"search_rollouts\": 4"), "{saved}");
+    // Bad search settings are refused before any run folder exists.
+    for (flag, value) in [
+        ("--search-fraction", "0"),
+        ("--search-fraction", "1.5"),
+        ("--search-rollouts", "0"),
+        ("--search-temperature", "-1"),
+    ] {
+        let cfg = TrainConfig::parse_from([
+            "train",
+            "--runs",
+            dir.to_str().unwrap(),
+            "--id",
+            "bad",
+            "--teacher",
+            "search",
+            &format!("{flag}={value}"),
+        ]);
+        let err = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap_err();
+        assert!(format!("{err:#}").contains(&flag[2..]), "{err:#}");
+        assert!(!dir.join("bad").exists());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -63,6 +63,10 @@ pub enum Teacher {
     /// The efficiency bot's exact choice over every legal action (discards, calls,
     /// pass, kans and wins), recorded by the workers with each decision.
     Eff,
+    /// Rollout-search values of every candidate action, softmax at
+    /// `--search-temperature`, on `--search-fraction` of the decisions (the others get
+    /// no target); see `train::search_teacher`.
+    Search,
 }
 
 /// Which tile types get a token in the model.
@@ -228,10 +232,21 @@ pub struct TrainConfig {
     /// teacher that stays; 0 = anneal to zero).
     #[arg(long, default_value_t = 0.0)]
     pub guidance_floor: f64,
-    /// The guidance target: value-scores (best discards only) or eff (the efficiency
-    /// bot's choice over every action).
+    /// The guidance target: value-scores (best discards only), eff (the efficiency
+    /// bot's choice over every action) or search (rollout-search values).
     #[arg(long, value_enum, default_value_t = Teacher::ValueScores)]
     pub teacher: Teacher,
+    /// `--teacher search`: fraction of the learner's decisions the workers search
+    /// (each search costs about 0.4 ms per world on one core).
+    #[arg(long, default_value_t = 0.02)]
+    pub search_fraction: f64,
+    /// `--teacher search`: worlds per search (one rollout per candidate each).
+    #[arg(long, default_value_t = 32)]
+    pub search_rollouts: u32,
+    /// `--teacher search`: softmax temperature of the target, in points (candidates
+    /// one temperature apart in estimated points/hand differ by a factor e).
+    #[arg(long, default_value_t = 0.25)]
+    pub search_temperature: f64,
     /// Tsumo and ron are taken automatically (see the module docs); false lets the policy decide.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub auto_win: bool,

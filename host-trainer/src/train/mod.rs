@@ -53,7 +53,9 @@
 //! `value-scores`, uniform over the legal discards with the highest value score (the
 //! efficiency bot's discard up to tie-breaking; other decisions get none), or `eff`, the
 //! efficiency bot's exact choice over every legal action — discards, pon, kan, chi,
-//! pass, tsumo, ron — which the workers record with each decision. `c_g` decays
+//! pass, tsumo, ron — which the workers record with each decision; or `search`, the
+//! softmax of rollout-search values of every candidate action on a fraction of the
+//! decisions ([`search_teacher`]). `c_g` decays
 //! linearly from `--guidance-coef` to `--guidance-floor` over `--guidance-updates`
 //! updates and stays there (a floor above 0 keeps an anchor to the teacher).
 //!
@@ -100,6 +102,7 @@ pub mod model;
 pub mod opponents;
 pub mod ppo;
 pub mod run;
+pub mod search_teacher;
 pub mod selfplay;
 pub mod workers;
 

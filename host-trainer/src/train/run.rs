@@ -23,7 +23,7 @@ use tch::Device;
 
 use super::adam::Adam;
 use super::checkpoint::{Checkpoint, Progress};
-use super::config::{DeviceChoice, Guidance, LrSchedule, Tokens, TrainConfig};
+use super::config::{DeviceChoice, Guidance, LrSchedule, Teacher, Tokens, TrainConfig};
 use super::evaluation::{eval_seed, stop_rule};
 pub use super::evaluation::{evaluate, evaluate_until, Evaluation};
 use super::folder::{open_run, save, RunFolder};
@@ -332,6 +332,17 @@ fn check_settings(cfg: &TrainConfig) -> Result<()> {
     }
     if !(cfg.guidance_floor.is_finite() && cfg.guidance_floor >= 0.0) {
         bail!("--guidance-floor must be a non-negative number");
+    }
+    if cfg.teacher == Teacher::Search {
+        if !(cfg.search_fraction > 0.0 && cfg.search_fraction <= 1.0) {
+            bail!("--search-fraction must be in (0, 1] with --teacher search");
+        }
+        if cfg.search_rollouts == 0 || cfg.search_rollouts > 100_000 {
+            bail!("--search-rollouts must be in 1..=100000");
+        }
+        if !(cfg.search_temperature.is_finite() && cfg.search_temperature > 0.0) {
+            bail!("--search-temperature must be a positive number");
+        }
     }
     if cfg.steps_per_update == 0 || cfg.minibatch == 0 {
         bail!("--steps-per-update and --minibatch must be positive");

@@ -38,6 +38,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapshot};
 use super::opponents::{OpponentMix, SeatKind};
+use super::search_teacher::{SearchTeacher, SearchTeacherSetup};
 use crate::policy::automatic;
 use engine::bots::{Agent, EfficiencyBot};
 
@@ -57,6 +58,9 @@ pub struct Step {
     /// The efficiency bot's choice in this position (the `eff` teacher's target; 0 when
     /// the worker does not record it).
     pub teacher: u16,
+    /// Rollout-search values (action index, estimated points) of the candidates, for a
+    /// decision the `search` teacher labelled; empty otherwise.
+    pub search: Vec<(u16, f32)>,
 }
 
 /// One seat's decisions in one hand.
@@ -121,6 +125,9 @@ pub struct WorkerSetup {
     /// Record the efficiency bot's choice with each decision (`Step::teacher`; only the
     /// `eff` teacher reads it, so other runs skip the bot's work).
     pub record_teacher: bool,
+    /// Label a fraction of the decisions with search values (`Step::search`; the
+    /// `search` teacher).
+    pub search: Option<SearchTeacherSetup>,
 }
 
 /// The channels and flags shared with the trainer.
@@ -182,6 +189,8 @@ struct Pending {
     legal: LegalActions,
     /// The efficiency bot's choice (recorded with the current policy's decisions).
     teacher: u16,
+    /// The search teacher's values (current policy's decisions drawn for labelling).
+    search: Vec<(u16, f32)>,
     /// Which model decides, and its row in that model's batch.
     past: bool,
     row: usize,
@@ -281,6 +290,14 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
     } else {
         None
     };
+    let mut labeller = match setup.search {
+        Some(s) => Some(SearchTeacher::new(
+            &rules,
+            s,
+            Rng::derive_seed(setup.seed, 0x5EA2C4),
+        )?),
+        None => None,
+    };
     let mut rng = Rng::new(Rng::derive_seed(setup.seed, 0));
     let mut seat_rng = Rng::new(Rng::derive_seed(setup.seed, u64::MAX));
     let mut hand_counter = 0u64;
@@ -366,6 +383,10 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                     } else {
                         0
                     };
+                    let search = match (&mut labeller, is_past) {
+                        (Some(l), false) => l.label(&obs, &legal)?,
+                        _ => Vec::new(),
+                    };
                     let batch = if is_past {
                         &mut past_batch
                     } else {
@@ -378,6 +399,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                         seat,
                         legal,
                         teacher,
+                        search,
                         past: is_past,
                         row: batch.rows,
                     });
@@ -395,7 +417,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
             Some(p) => past_batch.forward(&p.model)?,
             None => (Vec::new(), Vec::new()),
         };
-        for p in &pending {
+        for p in pending.iter_mut() {
             let (lp, vals, obs) = if p.past {
                 (&past_logp, &past_values, &past_batch.obs)
             } else {
@@ -430,6 +452,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                 logp: row[a],
                 value: vals[p.row],
                 teacher: p.teacher,
+                search: std::mem::take(&mut p.search),
             });
         }
         if outgoing.len() >= setup.send_every.max(1) {

@@ -19,6 +19,7 @@ use super::config::{Guidance, Teacher, TrainConfig};
 use super::model::{ModelConfig, ParamSnapshot};
 use super::opponents::OpponentMix;
 use super::ppo::{gae, guidance_target, Samples};
+use super::search_teacher::{search_target, SearchTeacherSetup};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 
 /// The running workers and their channels.
@@ -84,6 +85,12 @@ impl Workers {
                 opponents,
                 past_lag: cfg.past_lag,
                 record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
+                search: (cfg.teacher == Teacher::Search && cfg.guidance == Guidance::On).then_some(
+                    SearchTeacherSetup {
+                        fraction: cfg.search_fraction,
+                        rollouts: cfg.search_rollouts,
+                    },
+                ),
             };
             let links = WorkerLinks {
                 params: prx,
@@ -218,6 +225,12 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
                 Teacher::ValueScores => {
                     guidance_target(&st.obs, &s.mask[start..], &mut guide[..NUM_TILE_TYPES])
                 }
+                Teacher::Search => search_target(
+                    &st.search,
+                    &s.mask[start..],
+                    cfg.search_temperature as f32,
+                    &mut guide,
+                ),
                 Teacher::Eff => {
                     // The bot's choice is legal by construction; a corrupt index gets no
                     // target rather than one on an illegal action.
