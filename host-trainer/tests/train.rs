@@ -250,6 +250,44 @@ fn ppo_learns_a_toy_task() {
     )
     .unwrap();
     assert_eq!(stats.epochs, 1.0);
+    assert_eq!(stats.guidance_agreement, 0.0, "no sample has a target");
+    // Guidance agreement: targets on the rewarded action agree with the trained greedy
+    // policy; targets on another legal action do not.
+    let agreement = |rng: &mut Rng, adam: &mut Adam, right: bool| {
+        let n = 256;
+        let (obs, mask, target) = make(rng, n);
+        let mut guide = vec![0.0; n * NUM_ACTIONS];
+        for i in 0..n {
+            let t = if right {
+                target[i]
+            } else {
+                (0..NUM_ACTIONS)
+                    .find(|&k| mask[i * NUM_ACTIONS + k] > 0.0 && k != target[i])
+                    .unwrap()
+            };
+            guide[i * NUM_ACTIONS + t] = 1.0;
+        }
+        let s = Samples {
+            obs,
+            mask,
+            guide,
+            action: target.iter().map(|&t| t as i64).collect(),
+            old_logp: vec![0.0; n],
+            adv: vec![0.0; n],
+            ret: vec![0.0; n],
+        };
+        let one = PpoParams {
+            epochs: 1,
+            minibatch: n,
+            ..params
+        };
+        update(&net.net, adam, &s, &one, Device::Cpu, rng)
+            .unwrap()
+            .guidance_agreement
+    };
+    let right = agreement(&mut Rng::new(7), &mut adam, true);
+    let wrong = agreement(&mut Rng::new(8), &mut adam, false);
+    assert!(right > 0.85 && wrong < 0.15, "agreement {right} / {wrong}");
     assert!(before < 0.45, "untrained accuracy {before}");
     assert!(
         after > 0.9,

@@ -113,6 +113,9 @@ pub struct UpdateStats {
     pub grad_norm: f64,
     /// Epochs run (fewer than asked when the target KL stopped them).
     pub epochs: f64,
+    /// Share of the samples with a guidance target whose greedy action (before the
+    /// update step) is one of the target's most likely actions.
+    pub guidance_agreement: f64,
 }
 
 /// Runs `params.epochs` epochs of PPO over `s` on `device`, minibatches drawn at random
@@ -189,9 +192,9 @@ pub fn update(
                 &policy_loss + params.value_coef * &value_loss - params.entropy_coef * &entropy;
             let hg = has_guide.index_select(0, &idx);
             let g = guide.index_select(0, &idx);
-            let ce = -(g * &logp_all).sum_dim_intlist(1, false, Kind::Float);
+            let ce = -(&g * &logp_all).sum_dim_intlist(1, false, Kind::Float);
             let guided = hg.sum(Kind::Float).clamp_min(1.0);
-            let guidance_loss = (ce * &hg).sum(Kind::Float) / guided;
+            let guidance_loss = (ce * &hg).sum(Kind::Float) / &guided;
             if params.guidance_coef > 0.0 {
                 loss += params.guidance_coef * &guidance_loss;
             }
@@ -211,6 +214,15 @@ pub fn update(
                     .mean(Kind::Float)
                     .double_value(&[]);
                 stats.guidance_loss += guidance_loss.double_value(&[]);
+                let greedy = logp_all.argmax(-1, false).unsqueeze(1);
+                let best = g.amax(&[1i64][..], false);
+                let agree = g
+                    .gather(1, &greedy, false)
+                    .squeeze_dim(1)
+                    .ge_tensor(&(best - 1e-6))
+                    .to_kind(Kind::Float);
+                stats.guidance_agreement +=
+                    ((agree * &hg).sum(Kind::Float) / &guided).double_value(&[]);
             });
             stats.grad_norm += gn;
             count += 1.0;
@@ -227,6 +239,7 @@ pub fn update(
         &mut stats.approx_kl,
         &mut stats.clip_fraction,
         &mut stats.guidance_loss,
+        &mut stats.guidance_agreement,
         &mut stats.grad_norm,
     ] {
         *x /= count;

@@ -93,6 +93,10 @@ pub struct MetricsRow {
     /// `1 − Var(R − V) / Var(R)` over the update's samples.
     #[serde(default)]
     pub explained_variance: f64,
+    /// Share of the guided samples whose greedy action is the teacher's (see
+    /// `UpdateStats::guidance_agreement`).
+    #[serde(default)]
+    pub guidance_agreement: f64,
     /// Policy win rate against two random bots (evaluations only).
     pub eval_random_win_rate: Option<f64>,
     /// Its 95% interval, low end.
@@ -122,7 +126,7 @@ pub struct MetricsRow {
 impl MetricsRow {
     pub(super) fn csv_header() -> &'static str {
         "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
-         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,epochs,lr,explained_variance,eval_random_win_rate,eval_random_low,\
+         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,epochs,lr,explained_variance,guidance_agreement,eval_random_win_rate,eval_random_low,\
          eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points,eval_paired_points,\
          eval_paired_points_low,eval_paired_points_high,eval_paired_win_rate"
     }
@@ -130,7 +134,7 @@ impl MetricsRow {
     pub(super) fn csv(&self) -> String {
         let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
         format!(
-            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.6},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.6},{:.6},{},{},{},{},{},{},{},{},{},{}",
             self.update,
             self.samples,
             self.hands,
@@ -153,6 +157,7 @@ impl MetricsRow {
             self.epochs,
             self.lr,
             self.explained_variance,
+            self.guidance_agreement,
             o(self.eval_random_win_rate),
             o(self.eval_random_low),
             o(self.eval_random_points),
@@ -556,6 +561,7 @@ impl Run {
             epochs: stats.epochs,
             lr: self.learner.adam.lr,
             explained_variance: explained_variance(&c.samples.ret, &c.samples.adv),
+            guidance_agreement: stats.guidance_agreement,
             ..Default::default()
         }
     }
