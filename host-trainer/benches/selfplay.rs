@@ -58,6 +58,7 @@ fn main() {
             past_lag: 20,
             record_teacher: false,
             search: None,
+            record_hidden: false,
         };
         let links = WorkerLinks {
             params: prx,

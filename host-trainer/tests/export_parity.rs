@@ -171,6 +171,7 @@ fn default_size_model_exports_with_parity() {
         params: snapshot,
         adam: adam.state().unwrap(),
         progress: Default::default(),
+        oracle: None,
     };
     ck.save(&run.join(CHECKPOINT_FILE)).unwrap();
     let out = dir.join("default.onnx");
@@ -220,6 +221,7 @@ fn bad_checkpoints_are_clear_errors() {
         params: ParamSnapshot::take(&net.vs, cfg, 1).unwrap(),
         adam: adam.state().unwrap(),
         progress: Default::default(),
+        oracle: None,
     };
     let bytes = ck.to_bytes().unwrap();
     let file = dir.join(CHECKPOINT_FILE);

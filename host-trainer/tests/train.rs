@@ -275,6 +275,7 @@ fn ppo_learns_a_toy_task() {
             old_logp: vec![0.0; n],
             adv: vec![0.0; n],
             ret: vec![0.0; n],
+            hidden: Vec::new(),
         };
         let one = PpoParams {
             epochs: 1,

@@ -46,7 +46,7 @@ const PAUSE_MS: u64 = 5_000;
 const WAIT: Duration = Duration::from_secs(60);
 const FINISH_TIMEOUT: Duration = Duration::from_secs(300);
 /// The columns of `metrics.csv`.
-const CSV_COLUMNS: usize = 33;
+const CSV_COLUMNS: usize = 34;
 
 /// Where a session is killed.
 #[derive(Clone, Copy, Debug)]

@@ -70,6 +70,7 @@ fn play_labelled(
         past_lag: 1,
         record_teacher: true,
         search,
+        record_hidden: false,
     };
     let links = WorkerLinks {
         params: prx,
@@ -151,6 +152,7 @@ fn the_win_bonus_is_added_to_winners_rewards_only() {
         past_lag: 1,
         record_teacher: false,
         search: None,
+        record_hidden: false,
     };
     assert_eq!(hand_reward(2, true, &setup(0.0)), 0.5);
     assert_eq!(hand_reward(2, true, &setup(2.0)), 1.0);
@@ -335,5 +337,68 @@ fn a_search_teacher_run_trains_with_guidance() {
         assert!(format!("{err:#}").contains(&flag[2..]), "{err:#}");
         assert!(!dir.join("bad").exists());
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_oracle_critic_run_logs_its_fit_and_resumes_with_it() {
+    let dir = std::env::temp_dir().join(format!("mj-oracle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut args: Vec<String> = common::TINY_TRAINING
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(
+        [
+            "--runs",
+            dir.to_str().unwrap(),
+            "--id",
+            "o",
+            "--oracle-critic",
+            "--max-updates",
+            "3",
+            "--checkpoint-every",
+            "1",
+        ]
+        .map(String::from),
+    );
+    let cfg = TrainConfig::parse_from(std::iter::once("train".to_string()).chain(args.clone()));
+    let out = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap();
+    let rows = |out: &host_trainer::train::TrainOutcome| -> Vec<serde_json::Value> {
+        std::fs::read_to_string(out.run_dir.join("metrics.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let first = rows(&out);
+    assert_eq!(first.len(), 3);
+    for r in &first {
+        let ev = r["oracle_explained_variance"]
+            .as_f64()
+            .expect("logged each update");
+        assert!(ev.is_finite() && ev <= 1.0, "{ev}");
+    }
+    let ck = host_trainer::train::checkpoint::Checkpoint::load(
+        &out.run_dir.join(host_trainer::train::run::CHECKPOINT_FILE),
+    )
+    .unwrap();
+    assert!(
+        ck.oracle.is_some(),
+        "the checkpoint keeps the oracle critic"
+    );
+    // Resumed, it continues with the saved critic.
+    let resume = TrainConfig::parse_from([
+        "train",
+        "--resume",
+        out.run_dir.to_str().unwrap(),
+        "--max-updates",
+        "4",
+    ]);
+    let again = host_trainer::train::train(resume, &AtomicBool::new(false)).unwrap();
+    assert_eq!(again.progress.update, 4);
+    assert!(rows(&again)[3]["oracle_explained_variance"]
+        .as_f64()
+        .is_some());
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,8 +2,8 @@
 //!
 //! File layout: 8-byte magic `MJPPOCK2`, payload length (u64 LE), FNV-1a 64 checksum of
 //! the payload (u64 LE), then the postcard-serialized [`Checkpoint`]. Files of layout 1
-//! (`MJPPOCK1`, before the model shape had its token set) still load, as models with
-//! all 34 tile tokens: postcard is not self-describing, so layout 1 has its own
+//! (`MJPPOCK1`, before the model shape had its token set and the oracle critic) still
+//! load, as models with all 34 tile tokens and no oracle critic: postcard is not self-describing, so layout 1 has its own
 //! structs ([`v1`]). A truncated or
 //! corrupted file is rejected with an error that says so. Saving writes
 //! `<file>.tmp`, syncs it, renames it over `<file>` and syncs the folder
@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use super::adam::AdamState;
 use super::model::ParamSnapshot;
+use super::oracle::OracleState;
 
 const MAGIC: &[u8; 8] = b"MJPPOCK2";
 const MAGIC_V1: &[u8; 8] = b"MJPPOCK1";
@@ -51,6 +52,8 @@ pub struct Checkpoint {
     pub adam: AdamState,
     /// Progress counters.
     pub progress: Progress,
+    /// The oracle critic of an `--oracle-critic` run.
+    pub oracle: Option<OracleState>,
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -164,6 +167,7 @@ mod v1 {
                 },
                 adam: c.adam,
                 progress: c.progress,
+                oracle: None,
             }
         }
     }

@@ -247,6 +247,11 @@ pub struct TrainConfig {
     /// one temperature apart in estimated points/hand differ by a factor e).
     #[arg(long, default_value_t = 0.25)]
     pub search_temperature: f64,
+    /// Train an oracle critic that also sees the opponents' concealed hands and compute
+    /// the advantages with it (training only; the exported value head still sees the
+    /// observation alone; see `train::oracle`; measured 0.6× the samples/s on 2 cores).
+    #[arg(long)]
+    pub oracle_critic: bool,
     /// Tsumo and ron are taken automatically (see the module docs); false lets the policy decide.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub auto_win: bool,

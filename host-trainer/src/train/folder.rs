@@ -12,6 +12,7 @@ use super::checkpoint::{Checkpoint, Progress};
 use super::config::TrainConfig;
 use super::durable::write_atomic;
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
+use super::oracle::OracleCritic;
 use crate::clock::{civil_utc, now_unix};
 use crate::git_revision;
 
@@ -129,12 +130,14 @@ pub fn save(
     model: ModelConfig,
     adam: &Adam,
     progress: &Progress,
+    oracle: Option<&OracleCritic>,
     dir: &Path,
 ) -> Result<()> {
     let ck = Checkpoint {
         params: ParamSnapshot::take(&learner.vs, model, progress.update)?,
         adam: adam.state()?,
         progress: progress.clone(),
+        oracle: oracle.map(|o| o.state()).transpose()?,
     };
     ck.save(&dir.join(CHECKPOINT_FILE))
 }

@@ -100,6 +100,7 @@ pub mod interrupt;
 pub mod metrics_log;
 pub mod model;
 pub mod opponents;
+pub mod oracle;
 pub mod ppo;
 pub mod run;
 pub mod search_teacher;

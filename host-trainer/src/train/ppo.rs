@@ -58,6 +58,9 @@ pub struct Samples {
     /// Guidance target over the action space (all zero = no target), `NUM_ACTIONS` per
     /// sample.
     pub guide: Vec<f32>,
+    /// The other seats' concealed counts / 4 (`oracle::HIDDEN_LEN` per sample), for the
+    /// oracle critic only; empty when it is off.
+    pub hidden: Vec<f32>,
 }
 
 impl Samples {

@@ -32,7 +32,8 @@ pub use super::metrics_log::read_metrics;
 use super::metrics_log::{draw_curve, resume_metrics, MetricsLog};
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
 use super::opponents::OpponentMix;
-use super::ppo::{self, PpoParams, UpdateStats};
+use super::oracle::OracleCritic;
+use super::ppo::{self, gae, PpoParams, UpdateStats};
 use super::workers::{Collected, Workers};
 
 /// Metrics, one JSON object per line.
@@ -97,6 +98,10 @@ pub struct MetricsRow {
     /// `UpdateStats::guidance_agreement`).
     #[serde(default)]
     pub guidance_agreement: f64,
+    /// With `--oracle-critic`: the oracle critic's explained variance of the hands'
+    /// Monte-Carlo returns, before it is fitted to them.
+    #[serde(default)]
+    pub oracle_explained_variance: Option<f64>,
     /// Policy win rate against two random bots (evaluations only).
     pub eval_random_win_rate: Option<f64>,
     /// Its 95% interval, low end.
@@ -126,7 +131,7 @@ pub struct MetricsRow {
 impl MetricsRow {
     pub(super) fn csv_header() -> &'static str {
         "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
-         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,epochs,lr,explained_variance,guidance_agreement,eval_random_win_rate,eval_random_low,\
+         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,epochs,lr,explained_variance,guidance_agreement,oracle_explained_variance,eval_random_win_rate,eval_random_low,\
          eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points,eval_paired_points,\
          eval_paired_points_low,eval_paired_points_high,eval_paired_win_rate"
     }
@@ -134,7 +139,7 @@ impl MetricsRow {
     pub(super) fn csv(&self) -> String {
         let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
         format!(
-            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.6},{:.6},{},{},{},{},{},{},{},{},{},{}",
+            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.6},{:.6},{},{},{},{},{},{},{},{},{},{},{}",
             self.update,
             self.samples,
             self.hands,
@@ -158,6 +163,7 @@ impl MetricsRow {
             self.lr,
             self.explained_variance,
             self.guidance_agreement,
+            o(self.oracle_explained_variance),
             o(self.eval_random_win_rate),
             o(self.eval_random_low),
             o(self.eval_random_points),
@@ -377,6 +383,7 @@ fn progress_bar(cfg: &TrainConfig, position: u64) -> ProgressBar {
 struct Learner {
     net: OwnedNet,
     adam: Adam,
+    oracle: Option<OracleCritic>,
     progress: Progress,
     model: ModelConfig,
     dev: Device,
@@ -405,19 +412,34 @@ impl Learner {
             progress = ck.progress.clone();
             progress.resumes += 1;
         }
+        let oracle = if cfg.oracle_critic {
+            let saved = checkpoint.and_then(|c| c.oracle.as_ref());
+            Some(OracleCritic::new(dev, cfg.lr, saved)?)
+        } else {
+            None
+        };
         Ok(Learner {
             net,
             adam,
+            oracle,
             progress,
             model,
             dev,
         })
     }
 
-    /// One PPO update on `c`'s samples; counts it in the progress. Returns the
-    /// statistics, the guidance coefficient used and the update's seconds.
-    fn update(&mut self, cfg: &TrainConfig, c: &Collected) -> Result<(UpdateStats, f64, f64)> {
+    /// One PPO update on `c`'s samples (their advantages first recomputed with the
+    /// oracle critic's values when there is one, which is then fitted to the returns);
+    /// counts it in the progress. Returns the statistics, the guidance coefficient used,
+    /// the update's seconds and the explained variances.
+    fn update(&mut self, cfg: &TrainConfig, c: &mut Collected) -> Result<Updated> {
         let start = Instant::now();
+        let behaviour_ev = explained_variance(&c.samples.ret, &c.samples.adv);
+        let mut rng = Rng::new(Rng::derive_seed(cfg.seed, self.progress.update));
+        let oracle_ev = match &self.oracle {
+            Some(o) => Some(oracle_advantages(o, cfg, c)?),
+            None => None,
+        };
         let coef = guidance_coef(cfg, self.progress.update);
         let params = PpoParams {
             epochs: cfg.epochs,
@@ -430,7 +452,6 @@ impl Learner {
             target_kl: (cfg.target_kl > 0.0).then_some(cfg.target_kl),
         };
         self.adam.lr = learning_rate(cfg, self.progress.update);
-        let mut rng = Rng::new(Rng::derive_seed(cfg.seed, self.progress.update));
         let stats = ppo::update(
             &self.net.net,
             &mut self.adam,
@@ -439,11 +460,74 @@ impl Learner {
             self.dev,
             &mut rng,
         )?;
+        if let Some(o) = self.oracle.as_mut() {
+            let s = &c.samples;
+            o.fit(
+                &s.obs,
+                &s.hidden,
+                &monte_carlo_returns(cfg, c),
+                cfg.minibatch,
+                &mut rng,
+            )?;
+        }
         self.progress.update += 1;
         self.progress.samples += c.samples.len() as u64;
         self.progress.hands += c.hands;
-        Ok((stats, coef, start.elapsed().as_secs_f64()))
+        Ok(Updated {
+            stats,
+            coef,
+            seconds: start.elapsed().as_secs_f64(),
+            explained_variance: behaviour_ev,
+            oracle_explained_variance: oracle_ev,
+        })
     }
+}
+
+/// What one PPO update reports.
+struct Updated {
+    stats: UpdateStats,
+    /// The guidance coefficient used.
+    coef: f64,
+    seconds: f64,
+    /// Of the λ-returns by the behaviour policy's values.
+    explained_variance: f64,
+    /// Of the Monte-Carlo returns by the oracle critic (before its fit).
+    oracle_explained_variance: Option<f64>,
+}
+
+/// Each sample's Monte-Carlo return: the hand's final reward discounted to the sample
+/// (γ = 1 by default: the reward itself).
+fn monte_carlo_returns(cfg: &TrainConfig, c: &Collected) -> Vec<f32> {
+    let mut g = vec![0f32; c.samples.len()];
+    for &(start, n, reward) in &c.segments {
+        for i in 0..n {
+            g[start + i] = reward * (cfg.gamma as f32).powi((n - 1 - i) as i32);
+        }
+    }
+    g
+}
+
+/// Recomputes `c`'s advantages and returns by GAE with the oracle critic's values;
+/// returns the critic's explained variance of the Monte-Carlo returns.
+fn oracle_advantages(oracle: &OracleCritic, cfg: &TrainConfig, c: &mut Collected) -> Result<f64> {
+    let values = oracle.values(&c.samples.obs, &c.samples.hidden, 1024)?;
+    let g = monte_carlo_returns(cfg, c);
+    let residual: Vec<f32> = g.iter().zip(&values).map(|(g, v)| g - v).collect();
+    for &(start, n, reward) in &c.segments {
+        let mut rewards = vec![0f32; n];
+        if let Some(r) = rewards.last_mut() {
+            *r = reward;
+        }
+        let (adv, ret) = gae(
+            &rewards,
+            &values[start..start + n],
+            cfg.gamma as f32,
+            cfg.lambda as f32,
+        );
+        c.samples.adv[start..start + n].copy_from_slice(&adv);
+        c.samples.ret[start..start + n].copy_from_slice(&ret);
+    }
+    Ok(explained_variance(&g, &residual))
 }
 
 /// How the loop ended.
@@ -492,11 +576,14 @@ impl Run {
             let Some(collected) = workers.collect(&self.cfg, update, interrupt)? else {
                 return Ok(LoopEnd::Interrupted);
             };
-            let (stats, coef, update_s) = self.learner.update(&self.cfg, &collected)?;
+            let mut collected = collected;
+            let up = self.learner.update(&self.cfg, &mut collected)?;
             if self.learner.progress.update % self.cfg.push_every.max(1) == 0 {
                 self.push(workers)?;
             }
-            let mut row = self.row(&collected, &stats, coef, update_s, start);
+            let mut row = self.row(&collected, &up.stats, up.coef, up.seconds, start);
+            row.explained_variance = up.explained_variance;
+            row.oracle_explained_variance = up.oracle_explained_variance;
             let stop = self.evaluate(workers, interrupt, &mut row)?;
             self.log(row)?;
             self.checkpoint()?;
@@ -560,7 +647,6 @@ impl Run {
             grad_norm: stats.grad_norm,
             epochs: stats.epochs,
             lr: self.learner.adam.lr,
-            explained_variance: explained_variance(&c.samples.ret, &c.samples.adv),
             guidance_agreement: stats.guidance_agreement,
             ..Default::default()
         }
@@ -646,7 +732,14 @@ impl Run {
         if every > 0 && self.learner.progress.update % every == 0 {
             self.files.sync()?;
             let l = &self.learner;
-            save(&l.net, l.model, &l.adam, &l.progress, &self.dir)?;
+            save(
+                &l.net,
+                l.model,
+                &l.adam,
+                &l.progress,
+                l.oracle.as_ref(),
+                &self.dir,
+            )?;
         }
         Ok(())
     }
@@ -656,7 +749,14 @@ impl Run {
         self.learner.progress.elapsed_s = self.elapsed();
         self.files.sync()?;
         let l = &self.learner;
-        save(&l.net, l.model, &l.adam, &l.progress, &self.dir)?;
+        save(
+            &l.net,
+            l.model,
+            &l.adam,
+            &l.progress,
+            l.oracle.as_ref(),
+            &self.dir,
+        )?;
         if !self.rows.is_empty() {
             draw_curve(&self.dir, &self.rows, &self.cfg)?;
         }

@@ -38,6 +38,7 @@ use tch::{Device, Kind, Tensor};
 
 use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapshot};
 use super::opponents::{OpponentMix, SeatKind};
+use super::oracle::hidden_features;
 use super::search_teacher::{SearchTeacher, SearchTeacherSetup};
 use crate::policy::automatic;
 use engine::bots::{Agent, EfficiencyBot};
@@ -61,6 +62,9 @@ pub struct Step {
     /// Rollout-search values (action index, estimated points) of the candidates, for a
     /// decision the `search` teacher labelled; empty otherwise.
     pub search: Vec<(u16, f32)>,
+    /// The other seats' concealed tiles for the oracle critic
+    /// ([`super::oracle::hidden_features`]; empty when it is off).
+    pub hidden: Vec<u8>,
 }
 
 /// One seat's decisions in one hand.
@@ -128,6 +132,9 @@ pub struct WorkerSetup {
     /// Label a fraction of the decisions with search values (`Step::search`; the
     /// `search` teacher).
     pub search: Option<SearchTeacherSetup>,
+    /// Record the other seats' concealed tiles with each decision (`Step::hidden`; the
+    /// oracle critic).
+    pub record_hidden: bool,
 }
 
 /// The channels and flags shared with the trainer.
@@ -191,6 +198,8 @@ struct Pending {
     teacher: u16,
     /// The search teacher's values (current policy's decisions drawn for labelling).
     search: Vec<(u16, f32)>,
+    /// The other seats' concealed tiles (oracle critic).
+    hidden: Vec<u8>,
     /// Which model decides, and its row in that model's batch.
     past: bool,
     row: usize,
@@ -387,6 +396,11 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                         (Some(l), false) => l.label(&obs, &legal)?,
                         _ => Vec::new(),
                     };
+                    let hidden = if setup.record_hidden && !is_past {
+                        hidden_features(&t.game, seat, players as u8)
+                    } else {
+                        Vec::new()
+                    };
                     let batch = if is_past {
                         &mut past_batch
                     } else {
@@ -400,6 +414,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                         legal,
                         teacher,
                         search,
+                        hidden,
                         past: is_past,
                         row: batch.rows,
                     });
@@ -453,6 +468,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                 value: vals[p.row],
                 teacher: p.teacher,
                 search: std::mem::take(&mut p.search),
+                hidden: std::mem::take(&mut p.hidden),
             });
         }
         if outgoing.len() >= setup.send_every.max(1) {

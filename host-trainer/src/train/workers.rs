@@ -18,6 +18,7 @@ use tch::nn::VarStore;
 use super::config::{Guidance, Teacher, TrainConfig};
 use super::model::{ModelConfig, ParamSnapshot};
 use super::opponents::OpponentMix;
+use super::oracle::HIDDEN_LEN;
 use super::ppo::{gae, guidance_target, Samples};
 use super::search_teacher::{search_target, SearchTeacherSetup};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
@@ -48,6 +49,9 @@ pub struct Collected {
     pub reward: f64,
     /// Seconds spent waiting for them.
     pub wait_s: f64,
+    /// Each kept trajectory's samples (first index, length) and final reward, so that
+    /// the advantages can be recomputed with other values (the oracle critic).
+    pub segments: Vec<(usize, usize, f32)>,
 }
 
 impl Workers {
@@ -85,6 +89,7 @@ impl Workers {
                 opponents,
                 past_lag: cfg.past_lag,
                 record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
+                record_hidden: cfg.oracle_critic,
                 search: (cfg.teacher == Teacher::Search && cfg.guidance == Guidance::On).then_some(
                     SearchTeacherSetup {
                         fraction: cfg.search_fraction,
@@ -150,6 +155,7 @@ impl Workers {
             dropped: 0,
             reward: 0.0,
             wait_s: 0.0,
+            segments: Vec::new(),
         };
         while c.samples.len() < cfg.steps_per_update {
             if interrupt.load(Ordering::Relaxed) {
@@ -216,6 +222,7 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
         }
         let values: Vec<f32> = tr.steps.iter().map(|st| st.value).collect();
         let (adv, ret) = gae(&rewards, &values, cfg.gamma as f32, cfg.lambda as f32);
+        c.segments.push((s.action.len(), n, tr.reward));
         for (i, st) in tr.steps.iter().enumerate() {
             let start = s.mask.len();
             s.mask
@@ -242,6 +249,13 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
             }
             s.guide.extend_from_slice(&guide);
             s.obs.extend_from_slice(&st.obs);
+            if cfg.oracle_critic {
+                // A step without hidden features (never from a worker of this run)
+                // gives the critic zeros rather than misaligned rows.
+                let h = &st.hidden;
+                s.hidden
+                    .extend((0..HIDDEN_LEN).map(|k| h.get(k).map_or(0.0, |&x| x as f32 / 4.0)));
+            }
             s.action.push(st.action as i64);
             s.old_logp.push(st.logp);
             s.adv.push(adv[i]);
