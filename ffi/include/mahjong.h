@@ -40,9 +40,10 @@
  *   mj_advisor_new: one advisor may serve any number of threads at once.
  *
  * Tiles are indices 0..33: 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-33 = 1z-7z
- * (East South West North White Green Red). Actions are indices 0..140 (MJ_NUM_ACTIONS):
+ * (East South West North White Green Red). Actions are indices 0..176 (MJ_NUM_ACTIONS):
  * 0-33 discard, 34-67 closed kan, 68-101 added kan, 102-135 chi (lowest tile),
- * 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass.
+ * 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass, 141-174 riichi with a discard,
+ * 175 kita, 176 nine terminals (the last three only under the riichi presets).
  *
  * Advisors: mj_efficiency_advise (tile efficiency, no model), the learned policy
  * (mj_advisor_new loads NAME.onnx with its sidecar NAME.json; mj_advisor_advise) and the
@@ -69,9 +70,11 @@
 
 /**
  * Size of the action index space (0-33 discard, 34-67 closed kan, 68-101 added kan,
- * 102-135 chi by lowest tile, 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass).
+ * 102-135 chi by lowest tile, 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass,
+ * 141-174 riichi with a discard, 175 kita, 176 nine terminals; the last three kinds are
+ * legal only under the riichi presets).
  */
-#define MJ_NUM_ACTIONS 141
+#define MJ_NUM_ACTIONS 177
 
 /**
  * Most seats in a game; per-seat arrays have this many elements.

@@ -435,6 +435,7 @@ pub(crate) fn action_text(a: Action) -> String {
         Action::Pon => "pon".to_string(),
         Action::OpenKan => "open kan".to_string(),
         Action::Pass => "pass".to_string(),
+        Action::Riichi(_) | Action::Kita | Action::NineTerminals => a.to_string(),
     }
 }
 

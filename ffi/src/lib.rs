@@ -52,8 +52,10 @@ use engine::TileSet;
 /// 0-8 = 1m-9m, 9-17 = 1p-9p, 18-26 = 1s-9s, 27-33 = 1z-7z).
 pub const MJ_NUM_TILE_TYPES: usize = 34;
 /// Size of the action index space (0-33 discard, 34-67 closed kan, 68-101 added kan,
-/// 102-135 chi by lowest tile, 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass).
-pub const MJ_NUM_ACTIONS: usize = 141;
+/// 102-135 chi by lowest tile, 136 tsumo, 137 ron, 138 pon, 139 open kan, 140 pass,
+/// 141-174 riichi with a discard, 175 kita, 176 nine terminals; the last three kinds are
+/// legal only under the riichi presets).
+pub const MJ_NUM_ACTIONS: usize = 177;
 /// Most seats in a game; per-seat arrays have this many elements.
 pub const MJ_MAX_PLAYERS: usize = 4;
 /// Most melds of one seat.

@@ -120,7 +120,7 @@ fn null_pointers_are_refused() {
             MJ_NULL_POINTER
         );
         assert_eq!(
-            mj_game_legal_mask(g.0, 0, null_mut(), 141, &mut n),
+            mj_game_legal_mask(g.0, 0, null_mut(), MJ_NUM_ACTIONS, &mut n),
             MJ_NULL_POINTER
         );
         assert_eq!(mj_game_apply(null_mut(), 0, 0), MJ_NULL_POINTER);
@@ -190,13 +190,13 @@ fn buffers_report_needed_length_and_stay_untouched() {
         assert!(buf.iter().all(|&a| a == 0xABCD));
         let mut mask = [7u8; MJ_NUM_ACTIONS];
         assert_eq!(
-            mj_game_legal_mask(g.0, 0, mask.as_mut_ptr(), 140, &mut n),
+            mj_game_legal_mask(g.0, 0, mask.as_mut_ptr(), MJ_NUM_ACTIONS - 1, &mut n),
             MJ_BUFFER_TOO_SMALL
         );
         assert_eq!(n, MJ_NUM_ACTIONS);
         assert!(mask.iter().all(|&m| m == 7));
         assert_eq!(
-            mj_game_legal_mask(g.0, 0, mask.as_mut_ptr(), 141, &mut n),
+            mj_game_legal_mask(g.0, 0, mask.as_mut_ptr(), MJ_NUM_ACTIONS, &mut n),
             MJ_OK
         );
         assert_eq!(mask.iter().filter(|&&m| m == 1).count(), needed);
@@ -237,7 +237,12 @@ fn game_errors_and_messages() {
         assert_eq!(mj_game_new_preset(c"4p".as_ptr(), 1, &mut out), MJ_OK);
         mj_game_free(out);
         out = null_mut();
-        assert_eq!(mj_game_apply(g.0, 0, 141), MJ_INVALID_ARGUMENT);
+        assert_eq!(
+            mj_game_apply(g.0, 0, MJ_NUM_ACTIONS as _),
+            MJ_INVALID_ARGUMENT
+        );
+        // The riichi actions exist in every game but are legal only under riichi rules.
+        assert_eq!(mj_game_apply(g.0, 0, 141), MJ_ILLEGAL_ACTION);
         assert_eq!(mj_game_apply(g.0, 3, 0), MJ_INVALID_ARGUMENT);
         assert_eq!(mj_game_apply(g.0, 1, 140), MJ_NOT_YOUR_TURN);
         assert_eq!(mj_game_apply(g.0, 0, 1), MJ_ILLEGAL_ACTION); // 2m: not in sanma

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use engine::bots::Agent;
 use engine::encode::{action_mask, encode, ENCODED_LEN};
-use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
+use engine::game::{Action, LegalActions, Observation, POLICY_ACTIONS_V1};
 use inference::Advisor;
 
 use crate::arena::AgentFactory;
@@ -79,7 +79,7 @@ impl OnnxAgent {
             return Some(a);
         }
         let mut x = [0f32; ENCODED_LEN];
-        let mut mask = [0f32; NUM_ACTIONS];
+        let mut mask = [0f32; POLICY_ACTIONS_V1];
         encode(obs, &mut x);
         action_mask(legal, &mut mask);
         let (logits, _) = self.advisor.evaluate(&x).ok()?;

@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use clap::Parser;
 use engine::bots::{Agent, EfficiencyBot, RandomBot};
 use engine::encode::{encode, ENCODED_LEN};
-use engine::game::{Game, Phase, NUM_ACTIONS};
+use engine::game::{Game, Phase, POLICY_ACTIONS_V1};
 use engine::Rules;
 use host_trainer::export::export_checkpoint;
 use host_trainer::train::checkpoint::Checkpoint;
@@ -106,7 +106,7 @@ fn max_diffs(net: &OwnedNet, model: &Path, obs: &[f32], batch: usize) -> (f32, f
         let logits = Vec::<f32>::try_from(logits.flatten(0, -1)).unwrap();
         let values = Vec::<f32>::try_from(values).unwrap();
         let (tl, tv) = advisor.evaluate(chunk).unwrap();
-        assert_eq!(logits.len(), b * NUM_ACTIONS);
+        assert_eq!(logits.len(), b * POLICY_ACTIONS_V1);
         assert_eq!(tl.len(), logits.len());
         assert_eq!(tv.len(), b);
         for (a, t) in logits.iter().zip(&tl) {

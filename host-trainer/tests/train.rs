@@ -10,7 +10,7 @@ use std::sync::Arc;
 use clap::Parser;
 use engine::bots::{Agent, RandomBot};
 use engine::encode::{action_mask, encode, tf, ENCODED_LEN, TOKEN_FEATURES};
-use engine::game::{Action, Game, Phase, NUM_ACTIONS};
+use engine::game::{Action, Game, Phase, POLICY_ACTIONS_V1};
 use engine::rng::Rng;
 use engine::Rules;
 use host_trainer::train::adam::Adam;
@@ -60,7 +60,7 @@ fn masked_logits_never_choose_an_illegal_action() {
     let mut obs = Vec::new();
     let mut masks = Vec::new();
     let mut enc = [0f32; ENCODED_LEN];
-    let mut m = [0f32; NUM_ACTIONS];
+    let mut m = [0f32; POLICY_ACTIONS_V1];
     for seed in 0..6u64 {
         for rules in [Rules::sanma(), Rules::four_player()] {
             let mut rules = rules;
@@ -81,10 +81,10 @@ fn masked_logits_never_choose_an_illegal_action() {
             }
         }
     }
-    let b = (masks.len() / NUM_ACTIONS) as i64;
+    let b = (masks.len() / POLICY_ACTIONS_V1) as i64;
     assert!(b > 300);
     let x = obs_tensor(&obs, Device::Cpu).unwrap();
-    let mask = Tensor::from_slice(&masks).view([b, NUM_ACTIONS as i64]);
+    let mask = Tensor::from_slice(&masks).view([b, POLICY_ACTIONS_V1 as i64]);
     // Adversarial logits too: huge values on illegal actions must still be masked.
     let (logits, values) = net.net.forward(&x);
     assert_eq!(values.size(), vec![b]);
@@ -98,7 +98,7 @@ fn masked_logits_never_choose_an_illegal_action() {
                 .unwrap();
         for (i, &a) in best.iter().enumerate() {
             assert_eq!(
-                masks[i * NUM_ACTIONS + a as usize],
+                masks[i * POLICY_ACTIONS_V1 + a as usize],
                 1.0,
                 "row {i} chose illegal {a}"
             );
@@ -144,7 +144,7 @@ fn ppo_learns_a_toy_task() {
     let mut rng = Rng::new(5);
     let make = |rng: &mut Rng, n: usize| {
         let mut obs = vec![0f32; n * ENCODED_LEN];
-        let mut mask = vec![0f32; n * NUM_ACTIONS];
+        let mut mask = vec![0f32; n * POLICY_ACTIONS_V1];
         let mut target = vec![0usize; n];
         for i in 0..n {
             let mut cands = Vec::new();
@@ -155,7 +155,7 @@ fn ppo_learns_a_toy_task() {
                 }
             }
             for &t in &cands {
-                mask[i * NUM_ACTIONS + t] = 1.0;
+                mask[i * POLICY_ACTIONS_V1 + t] = 1.0;
                 obs[i * ENCODED_LEN + t * TOKEN_FEATURES + tf::HAND] = 0.25;
             }
             target[i] = cands[rng.below(4) as usize];
@@ -167,7 +167,7 @@ fn ppo_learns_a_toy_task() {
         let (obs, mask, target) = make(rng, 400);
         let _g = tch::no_grad_guard();
         let x = obs_tensor(&obs, Device::Cpu).unwrap();
-        let m = Tensor::from_slice(&mask).view([400, NUM_ACTIONS as i64]);
+        let m = Tensor::from_slice(&mask).view([400, POLICY_ACTIONS_V1 as i64]);
         let best =
             Vec::<i64>::try_from(masked_logits(&net.net.forward(&x).0, &m).argmax(-1, false))
                 .unwrap();
@@ -195,7 +195,7 @@ fn ppo_learns_a_toy_task() {
         let (logp, values) = {
             let _g = tch::no_grad_guard();
             let x = obs_tensor(&obs, Device::Cpu).unwrap();
-            let m = Tensor::from_slice(&mask).view([n as i64, NUM_ACTIONS as i64]);
+            let m = Tensor::from_slice(&mask).view([n as i64, POLICY_ACTIONS_V1 as i64]);
             let (l, v) = net.net.forward(&x);
             let lp = masked_logits(&l, &m).log_softmax(-1, Kind::Float);
             (
@@ -206,19 +206,19 @@ fn ppo_learns_a_toy_task() {
         let mut s = Samples {
             obs,
             mask,
-            guide: vec![0.0; n * NUM_ACTIONS],
+            guide: vec![0.0; n * POLICY_ACTIONS_V1],
             ..Default::default()
         };
         for i in 0..n {
-            let row = &logp[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS];
+            let row = &logp[i * POLICY_ACTIONS_V1..(i + 1) * POLICY_ACTIONS_V1];
             let u = rng.next_f32();
             let mut acc = 0.0;
-            let mut a = (0..NUM_ACTIONS)
-                .find(|&k| s.mask[i * NUM_ACTIONS + k] > 0.0)
+            let mut a = (0..POLICY_ACTIONS_V1)
+                .find(|&k| s.mask[i * POLICY_ACTIONS_V1 + k] > 0.0)
                 .unwrap();
             for (k, lp) in row.iter().enumerate() {
                 acc += lp.exp();
-                if u < acc && s.mask[i * NUM_ACTIONS + k] > 0.0 {
+                if u < acc && s.mask[i * POLICY_ACTIONS_V1 + k] > 0.0 {
                     a = k;
                     break;
                 }
@@ -256,16 +256,16 @@ fn ppo_learns_a_toy_task() {
     let agreement = |rng: &mut Rng, adam: &mut Adam, right: bool| {
         let n = 256;
         let (obs, mask, target) = make(rng, n);
-        let mut guide = vec![0.0; n * NUM_ACTIONS];
+        let mut guide = vec![0.0; n * POLICY_ACTIONS_V1];
         for i in 0..n {
             let t = if right {
                 target[i]
             } else {
-                (0..NUM_ACTIONS)
-                    .find(|&k| mask[i * NUM_ACTIONS + k] > 0.0 && k != target[i])
+                (0..POLICY_ACTIONS_V1)
+                    .find(|&k| mask[i * POLICY_ACTIONS_V1 + k] > 0.0 && k != target[i])
                     .unwrap()
             };
-            guide[i * NUM_ACTIONS + t] = 1.0;
+            guide[i * POLICY_ACTIONS_V1 + t] = 1.0;
         }
         let s = Samples {
             obs,
@@ -348,7 +348,10 @@ fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
     assert!(ck.adam.step >= 2, "one Adam step per minibatch");
     let net = OwnedNet::from_snapshot(&ck.params, Device::Cpu).unwrap();
     let x = obs_tensor(&[0.0; ENCODED_LEN], Device::Cpu).unwrap();
-    assert_eq!(net.net.forward(&x).0.size(), vec![1, NUM_ACTIONS as i64]);
+    assert_eq!(
+        net.net.forward(&x).0.size(),
+        vec![1, POLICY_ACTIONS_V1 as i64]
+    );
     let rows = read_metrics(&run).unwrap();
     assert_eq!(rows.len(), 2);
     // The evaluation at update 2 has the paired comparison; with one wall (3 hands)

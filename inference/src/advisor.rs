@@ -8,7 +8,7 @@ use std::sync::Arc;
 use engine::bots::{Agent, EfficiencyBot};
 use engine::efficiency::value_scores;
 use engine::encode::{encode, ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
+use engine::game::{Action, LegalActions, Observation, POLICY_ACTIONS_V1};
 use engine::notation::Counts;
 use engine::shanten::{min_shanten, Forms};
 use engine::tile::{Tile, NUM_TILE_TYPES};
@@ -137,6 +137,9 @@ fn kind_and_tile(a: Action) -> (&'static str, Option<Tile>) {
         Action::OpenKan => ("open_kan", None),
         Action::Chi(t) => ("chi", Some(t)),
         Action::Pass => ("pass", None),
+        Action::Riichi(t) => ("riichi", Some(t)),
+        Action::Kita => ("kita", None),
+        Action::NineTerminals => ("nine_terminals", None),
     }
 }
 
@@ -265,7 +268,7 @@ impl Advisor {
                     path: path.into(),
                     detail: format!("not a policy model of the expected shape: {e}"),
                 })?;
-        if logits.len() != NUM_ACTIONS || values.len() != 1 {
+        if logits.len() != POLICY_ACTIONS_V1 || values.len() != 1 {
             return Err(Error::Model {
                 path: path.into(),
                 detail: format!(
@@ -332,7 +335,7 @@ impl Advisor {
         let (logits, values) = catch_unwind(AssertUnwindSafe(run))
             .map_err(|_| Error::Inference("tract panicked".into()))?
             .map_err(|e| Error::Inference(format!("{e:#}")))?;
-        if logits.len() != b * NUM_ACTIONS || values.len() != b {
+        if logits.len() != b * POLICY_ACTIONS_V1 || values.len() != b {
             return Err(Error::Inference(format!(
                 "model returned {} logits and {} values for a batch of {b}",
                 logits.len(),
@@ -414,7 +417,7 @@ impl Advisor {
                 let mut x = [0f32; ENCODED_LEN];
                 encode(obs, &mut x);
                 let (logits, values) = self.evaluate(&x)?;
-                let mut mask = [false; NUM_ACTIONS];
+                let mut mask = [false; POLICY_ACTIONS_V1];
                 for a in legal {
                     if let Some(x) = mask.get_mut(a.index()) {
                         *x = true;

@@ -19,7 +19,7 @@
 use std::path::Path;
 
 use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use prost::Message;
 use tract_onnx::pb;
 
@@ -360,7 +360,10 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     let v = g.linear(weights, &v, "value2", None, "")?;
     g.named_node("Squeeze", &[&v, &axes], vec![], OUTPUT_VALUE);
 
-    debug_assert_eq!(TILE_ACTIONS * NUM_TILE_TOKENS + CALL_ACTIONS, NUM_ACTIONS);
+    debug_assert_eq!(
+        TILE_ACTIONS * NUM_TILE_TOKENS + CALL_ACTIONS,
+        POLICY_ACTIONS_V1
+    );
     let graph = pb::GraphProto {
         node: g.nodes,
         name: "mahjong_policy".into(),
@@ -370,7 +373,7 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
             &[None, Some(NUM_TOKENS), Some(TOKEN_FEATURES)],
         )],
         output: vec![
-            value_info(OUTPUT_LOGITS, &[None, Some(NUM_ACTIONS)]),
+            value_info(OUTPUT_LOGITS, &[None, Some(POLICY_ACTIONS_V1)]),
             value_info(OUTPUT_VALUE, &[None]),
         ],
         doc_string: format!(

@@ -4,7 +4,7 @@
 //! [`Weights`].
 
 use engine::encode::{ENCODED_LEN, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 
 use crate::error::{Error, Result};
 use crate::weights::{Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
@@ -12,7 +12,8 @@ use crate::weights::{Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_A
 /// Raw network outputs for one observation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
-    /// One logit per action index (`NUM_ACTIONS` = 141), before any mask.
+    /// One logit per action index below `POLICY_ACTIONS_V1` (141: an encoding-v1 model
+    /// has no logit for the riichi actions), before any mask.
     pub logits: Vec<f32>,
     /// The critic's value.
     pub value: f32,
@@ -153,7 +154,7 @@ pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
     let tiles = linear(&h[..n * d], n, w, "tile_head")?;
     let global = &h[n * d..];
     let calls = linear(global, 1, w, "call_head")?;
-    let mut logits = vec![ABSENT_LOGIT; NUM_ACTIONS];
+    let mut logits = vec![ABSENT_LOGIT; POLICY_ACTIONS_V1];
     for (tok, &tile) in rows[..n].iter().enumerate() {
         for k in 0..TILE_ACTIONS {
             logits[k * NUM_TILE_TOKENS + tile] = tiles[tok * TILE_ACTIONS + k];

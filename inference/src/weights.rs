@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use engine::rng::Rng;
 use engine::tile::TileSet;
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 /// Tile-token actions per tile: discard, closed kan, added kan, chi.
 pub const TILE_ACTIONS: usize = 4;
 /// Global-token actions: tsumo, ron, pon, open kan, pass.
-pub const CALL_ACTIONS: usize = NUM_ACTIONS - TILE_ACTIONS * NUM_TILE_TOKENS;
+pub const CALL_ACTIONS: usize = POLICY_ACTIONS_V1 - TILE_ACTIONS * NUM_TILE_TOKENS;
 /// Epsilon of every LayerNorm (PyTorch's default).
 pub const LAYER_NORM_EPS: f32 = 1e-5;
 

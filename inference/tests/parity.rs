@@ -4,7 +4,7 @@
 mod common;
 
 use engine::encode::{encode, ENCODED_LEN};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use inference::onnx_export::export;
 use inference::{reference, Advisor, ModelConfig, Sidecar, Weights};
 
@@ -38,13 +38,13 @@ fn check(cfg: ModelConfig, seed: u64, name: &str) {
     for chunk in flat.chunks(128 * ENCODED_LEN) {
         let b = chunk.len() / ENCODED_LEN;
         let (logits, values) = advisor.evaluate(chunk).unwrap();
-        assert_eq!((logits.len(), values.len()), (b * NUM_ACTIONS, b));
+        assert_eq!((logits.len(), values.len()), (b * POLICY_ACTIONS_V1, b));
         for i in 0..b {
             let r = reference::forward(&w, &chunk[i * ENCODED_LEN..(i + 1) * ENCODED_LEN]).unwrap();
             for (a, b) in r
                 .logits
                 .iter()
-                .zip(&logits[i * NUM_ACTIONS..(i + 1) * NUM_ACTIONS])
+                .zip(&logits[i * POLICY_ACTIONS_V1..(i + 1) * POLICY_ACTIONS_V1])
             {
                 max_logit = max_logit.max((a - b).abs());
             }
@@ -102,13 +102,13 @@ fn symbolic_batch() {
     };
     let (_, advisor) = exported(cfg, 3, "batch");
     let (l17, v17) = advisor.evaluate(&flat[..17 * ENCODED_LEN]).unwrap();
-    assert_eq!((l17.len(), v17.len()), (17 * NUM_ACTIONS, 17));
+    assert_eq!((l17.len(), v17.len()), (17 * POLICY_ACTIONS_V1, 17));
     for i in 0..17 {
         let (l1, v1) = advisor
             .evaluate(&flat[i * ENCODED_LEN..(i + 1) * ENCODED_LEN])
             .unwrap();
-        assert_eq!(l1.len(), NUM_ACTIONS);
-        for (a, b) in l1.iter().zip(&l17[i * NUM_ACTIONS..]) {
+        assert_eq!(l1.len(), POLICY_ACTIONS_V1);
+        for (a, b) in l1.iter().zip(&l17[i * POLICY_ACTIONS_V1..]) {
             assert!((a - b).abs() <= 1e-5);
         }
         assert!((v1[0] - v17[i]).abs() <= 1e-5);

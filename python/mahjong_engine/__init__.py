@@ -24,6 +24,7 @@ Quick start::
 from ._native import (
     ENCODING_VERSION,
     NUM_ACTIONS,
+    POLICY_ACTIONS_V1,
     NUM_TILE_TYPES,
     OBSERVATION_SHAPE,
     Advisor,
@@ -54,6 +55,7 @@ from ._native import (
 __all__ = [
     "ENCODING_VERSION",
     "NUM_ACTIONS",
+    "POLICY_ACTIONS_V1",
     "NUM_TILE_TYPES",
     "OBSERVATION_SHAPE",
     "Advisor",

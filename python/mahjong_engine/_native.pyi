@@ -7,6 +7,7 @@ import numpy.typing as npt
 
 __version__: str
 NUM_ACTIONS: int
+POLICY_ACTIONS_V1: int
 NUM_TILE_TYPES: int
 ENCODING_VERSION: int
 OBSERVATION_SHAPE: tuple[int, int]

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use engine::encode::{ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use inference::{Advice, Advisor, PolicySource};
 use numpy::ndarray::{Array1, Array2};
 use numpy::{IntoPyArray, PyArray1, PyArray2, PyReadonlyArrayDyn, PyUntypedArrayMethods};
@@ -123,8 +123,8 @@ impl PyAdvisor {
     }
 
     /// Raw network outputs for encoded observations (float32, shape `(B, tokens,
-    /// features)` or `(B, tokens * features)`): logits `(B, NUM_ACTIONS)` (unmasked)
-    /// and values `(B,)`.
+    /// features)` or `(B, tokens * features)`): logits `(B, POLICY_ACTIONS_V1)` (unmasked;
+    /// an encoding-v1 model has no logit for the riichi actions) and values `(B,)`.
     #[allow(clippy::type_complexity)]
     fn evaluate<'py>(
         &self,
@@ -147,7 +147,7 @@ impl PyAdvisor {
         let advisor = &self.advisor;
         let (logits, values) = py.detach(|| advisor.evaluate(&flat)).map_err(model_err)?;
         let b = shape[0];
-        let logits = Array2::from_shape_vec((b, NUM_ACTIONS), logits)
+        let logits = Array2::from_shape_vec((b, POLICY_ACTIONS_V1), logits)
             .map_err(|e| ModelError::new_err(e.to_string()))?;
         Ok((
             logits.into_pyarray(py),

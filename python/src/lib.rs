@@ -28,6 +28,7 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("NUM_ACTIONS", engine::game::NUM_ACTIONS)?;
+    m.add("POLICY_ACTIONS_V1", engine::game::POLICY_ACTIONS_V1)?;
     m.add("NUM_TILE_TYPES", engine::NUM_TILE_TYPES)?;
     m.add("ENCODING_VERSION", engine::encode::ENCODING_VERSION)?;
     m.add(

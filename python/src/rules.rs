@@ -53,7 +53,8 @@ pub fn parse_action(text: &str) -> PyResult<Action> {
     let bad = || {
         IllegalActionError::new_err(format!(
             "bad action name {text:?} (e.g. 'discard 5p', 'closed kan 1z', 'added kan 3s', \
-             'chi 345m', 'tsumo', 'ron', 'pon', 'open kan', 'pass')"
+             'chi 345m', 'tsumo', 'ron', 'pon', 'open kan', 'pass', 'riichi 5p', 'kita', \
+             'nine terminals')"
         ))
     };
     let t = text.trim();
@@ -72,9 +73,13 @@ pub fn parse_action(text: &str) -> PyResult<Action> {
         "pon" => Action::Pon,
         "open kan" => Action::OpenKan,
         "pass" => Action::Pass,
+        "kita" => Action::Kita,
+        "nine terminals" => Action::NineTerminals,
         _ => {
             if let Some(rest) = t.strip_prefix("discard ") {
                 Action::Discard(tile(rest)?)
+            } else if let Some(rest) = t.strip_prefix("riichi ") {
+                Action::Riichi(tile(rest)?)
             } else if let Some(rest) = t.strip_prefix("closed kan ") {
                 Action::ClosedKan(tile(rest)?)
             } else if let Some(rest) = t.strip_prefix("added kan ") {

@@ -131,7 +131,7 @@ def test_policy_bot_and_advisor_agree():
     assert abs(sum(probs) - 1) < 1e-4 and probs == sorted(probs, reverse=True)
     assert {a["action"] for a in advice["actions"]} == set(g.legal_actions(0))
     logits, values = adv.evaluate(np.stack([g.observation(0), g.observation(1)]))
-    assert logits.shape == (2, mj.NUM_ACTIONS) and values.shape == (2,)
+    assert logits.shape == (2, mj.POLICY_ACTIONS_V1) and mj.POLICY_ACTIONS_V1 == 141 and values.shape == (2,)
     sidecar = adv.sidecar()
     assert sidecar["encoding_version"] == mj.ENCODING_VERSION
     eff = mj.Advisor(efficiency_only=True)
@@ -170,7 +170,7 @@ def test_bad_input_raises_typed_errors_and_changes_nothing():
     before = (g.game_record(), g.hand_record())
     with pytest.raises(mj.IllegalActionError, match="illegal action"):
         g.apply(0, "pon")
-    with pytest.raises(mj.IllegalActionError, match="not in 0..141"):
+    with pytest.raises(mj.IllegalActionError, match="not in 0..177"):
         g.apply(0, 999)
     with pytest.raises(mj.IllegalActionError, match="seat 5"):
         g.legal_actions(5)

@@ -321,6 +321,7 @@ pub fn action_label(a: Action) -> String {
         Action::Pon => "pon".into(),
         Action::OpenKan => "open kan".into(),
         Action::Pass => "pass".into(),
+        Action::Riichi(_) | Action::Kita | Action::NineTerminals => a.to_string(),
     }
 }
 

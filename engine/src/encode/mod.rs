@@ -394,11 +394,12 @@ pub fn encode(obs: &Observation, out: &mut [f32; ENCODED_LEN]) {
     );
 }
 
-/// Writes the legal-action mask over the action index space: 1.0 for legal, 0.0 for
-/// illegal actions.
-pub fn action_mask(legal: &LegalActions, out: &mut [f32; NUM_ACTIONS]) {
+/// Writes the legal-action mask over the first `out.len()` action indices (at most
+/// [`NUM_ACTIONS`]): 1.0 for legal, 0.0 for illegal actions. A model's mask is as wide
+/// as its output (`game::POLICY_ACTIONS_V1` for encoding v1).
+pub fn action_mask(legal: &LegalActions, out: &mut [f32]) {
     let bits = legal.bits();
-    for (i, x) in out.iter_mut().enumerate() {
+    for (i, x) in out.iter_mut().take(NUM_ACTIONS).enumerate() {
         *x = ((bits[i / 64] >> (i % 64)) & 1) as f32;
     }
 }

@@ -14,18 +14,34 @@
 //! | `138`       | `Pon`                                    |
 //! | `139`       | `OpenKan`                                |
 //! | `140`       | `Pass`                                   |
+//! | `141..175`  | `Riichi(tile)`: declare riichi with this discard (riichi presets) |
+//! | `175`       | `Kita`: set a north aside (riichi sanma)  |
+//! | `176`       | `NineTerminals`: abort the hand (riichi presets) |
+//!
+//! Indices `0..141` are those of the first action space ([`POLICY_ACTIONS_V1`]): models
+//! of observation encoding v1 have one logit for each of them and none for the riichi
+//! actions appended after them, which such a model therefore never chooses.
 
 use serde::{Deserialize, Serialize};
 
 use crate::tile::{Tile, NUM_TILE_TYPES};
 
 /// Size of the action index space (see the module table).
-pub const NUM_ACTIONS: usize = 141;
+pub const NUM_ACTIONS: usize = 177;
+
+/// The action indices a policy of observation encoding v1 has logits for: `0..141`,
+/// everything but the riichi actions (`Riichi`, `Kita`, `NineTerminals`), which were
+/// appended later. Such a model's output width; a legal action at or above it is one
+/// the model cannot choose.
+pub const POLICY_ACTIONS_V1: usize = 141;
 
 const CLOSED_KAN_BASE: usize = NUM_TILE_TYPES;
 const ADDED_KAN_BASE: usize = 2 * NUM_TILE_TYPES;
 const CHI_BASE: usize = 3 * NUM_TILE_TYPES;
 const TSUMO: usize = 4 * NUM_TILE_TYPES;
+const RIICHI_BASE: usize = POLICY_ACTIONS_V1;
+const KITA: usize = RIICHI_BASE + NUM_TILE_TYPES;
+const NINE_TERMINALS: usize = KITA + 1;
 
 /// A decision of one seat.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -48,6 +64,14 @@ pub enum Action {
     Chi(Tile),
     /// Decline every claim on the pending discard.
     Pass,
+    /// Declare riichi with this discard (riichi presets only): closed, tenpai after the
+    /// discard, at least 1000 points and enough live wall left.
+    Riichi(Tile),
+    /// Set a north aside as dora and draw a replacement tile (riichi sanma only).
+    Kita,
+    /// Abort the hand with nine or more different terminals and honours on the first
+    /// uninterrupted draw (riichi presets only; optional).
+    NineTerminals,
 }
 
 impl Action {
@@ -63,34 +87,85 @@ impl Action {
             Action::Pon => TSUMO + 2,
             Action::OpenKan => TSUMO + 3,
             Action::Pass => TSUMO + 4,
+            Action::Riichi(t) => RIICHI_BASE + t.index(),
+            Action::Kita => KITA,
+            Action::NineTerminals => NINE_TERMINALS,
         }
     }
 
     /// The action with index `index`, or `None` when `index >= NUM_ACTIONS`.
     pub const fn from_index(index: usize) -> Option<Action> {
-        // `index < 136` here, so the tile index is below 34 and the cast is lossless.
-        let tile = match Tile::new((index % NUM_TILE_TYPES) as u8) {
+        match index {
+            TSUMO => return Some(Action::Tsumo),
+            137 => return Some(Action::Ron),
+            138 => return Some(Action::Pon),
+            139 => return Some(Action::OpenKan),
+            140 => return Some(Action::Pass),
+            KITA => return Some(Action::Kita),
+            NINE_TERMINALS => return Some(Action::NineTerminals),
+            _ => {}
+        }
+        let base = match index {
+            0..CLOSED_KAN_BASE => 0,
+            CLOSED_KAN_BASE..ADDED_KAN_BASE => CLOSED_KAN_BASE,
+            ADDED_KAN_BASE..CHI_BASE => ADDED_KAN_BASE,
+            CHI_BASE..TSUMO => CHI_BASE,
+            RIICHI_BASE..KITA => RIICHI_BASE,
+            _ => return None,
+        };
+        // `index − base < 34` here, so the cast is lossless.
+        let tile = match Tile::new((index - base) as u8) {
             Some(t) => t,
             None => return None,
         };
-        Some(match index {
-            0..CLOSED_KAN_BASE => Action::Discard(tile),
-            CLOSED_KAN_BASE..ADDED_KAN_BASE => Action::ClosedKan(tile),
-            ADDED_KAN_BASE..CHI_BASE => Action::AddedKan(tile),
-            CHI_BASE..TSUMO => Action::Chi(tile),
-            136 => Action::Tsumo,
-            137 => Action::Ron,
-            138 => Action::Pon,
-            139 => Action::OpenKan,
-            140 => Action::Pass,
-            _ => return None,
+        Some(match base {
+            0 => Action::Discard(tile),
+            CLOSED_KAN_BASE => Action::ClosedKan(tile),
+            ADDED_KAN_BASE => Action::AddedKan(tile),
+            CHI_BASE => Action::Chi(tile),
+            _ => Action::Riichi(tile),
         })
+    }
+
+    /// Whether the action exists only under riichi rules (`Riichi`, `Kita`,
+    /// `NineTerminals`): its index is at or above [`POLICY_ACTIONS_V1`].
+    pub const fn is_riichi_only(self) -> bool {
+        matches!(
+            self,
+            Action::Riichi(_) | Action::Kita | Action::NineTerminals
+        )
     }
 }
 
-/// Upper bound on simultaneously legal actions: at most 14 distinct discards, 3 closed
-/// kans, 4 added kans and a tsumo on a turn; at most 7 answers in a claim window.
-const LEGAL_CAP: usize = 32;
+/// The action in words, as front-ends and the Python package name it: `discard 5p`,
+/// `closed kan 1z`, `added kan 3s`, `chi 345m`, `tsumo`, `ron`, `pon`, `open kan`,
+/// `pass`, `riichi 5p`, `kita`, `nine terminals`.
+impl core::fmt::Display for Action {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            Action::Discard(t) => write!(f, "discard {t}"),
+            Action::ClosedKan(t) => write!(f, "closed kan {t}"),
+            Action::AddedKan(t) => write!(f, "added kan {t}"),
+            Action::Chi(t) => {
+                let n = t.number();
+                write!(f, "chi {}{}{}{}", n, n + 1, n + 2, t.suit().letter())
+            }
+            Action::Tsumo => f.write_str("tsumo"),
+            Action::Ron => f.write_str("ron"),
+            Action::Pon => f.write_str("pon"),
+            Action::OpenKan => f.write_str("open kan"),
+            Action::Pass => f.write_str("pass"),
+            Action::Riichi(t) => write!(f, "riichi {t}"),
+            Action::Kita => f.write_str("kita"),
+            Action::NineTerminals => f.write_str("nine terminals"),
+        }
+    }
+}
+
+/// Upper bound on simultaneously legal actions: at most 14 distinct discards, 14
+/// riichi discards, 3 closed kans, 4 added kans, a tsumo, a kita and the nine-terminals
+/// abort on a turn (38); at most 7 answers in a claim window.
+const LEGAL_CAP: usize = 40;
 
 /// The legal actions of one seat: a bitset over the action index space plus the list in
 /// index order.
@@ -208,6 +283,30 @@ mod tests {
         assert_eq!(Action::from_index(NUM_ACTIONS), None);
         assert_eq!(Action::Pass.index(), 140);
         assert_eq!(Action::Chi(Tile::new(0).unwrap()).index(), 102);
+        assert_eq!(Action::Riichi(Tile::new(0).unwrap()).index(), 141);
+        assert_eq!(Action::Riichi(Tile::new(33).unwrap()).index(), 174);
+        assert_eq!(Action::Kita.index(), 175);
+        assert_eq!(Action::NineTerminals.index(), 176);
+        for i in 0..POLICY_ACTIONS_V1 {
+            assert!(!Action::from_index(i).unwrap().is_riichi_only());
+        }
+        for i in POLICY_ACTIONS_V1..NUM_ACTIONS {
+            assert!(Action::from_index(i).unwrap().is_riichi_only());
+        }
+    }
+
+    #[test]
+    fn display_names() {
+        let t = |s: &str| {
+            let c = crate::notation::parse_counts(s, crate::tile::TileSet::FourPlayer).unwrap();
+            Tile::new(c.iter().position(|&x| x > 0).unwrap() as u8).unwrap()
+        };
+        assert_eq!(Action::Discard(t("5p")).to_string(), "discard 5p");
+        assert_eq!(Action::Chi(t("3m")).to_string(), "chi 345m");
+        assert_eq!(Action::Riichi(t("1z")).to_string(), "riichi 1z");
+        assert_eq!(Action::Kita.to_string(), "kita");
+        assert_eq!(Action::NineTerminals.to_string(), "nine terminals");
+        assert_eq!(Action::OpenKan.to_string(), "open kan");
     }
 
     #[test]

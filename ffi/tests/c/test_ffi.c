@@ -363,7 +363,7 @@ static void error_paths(void) {
     EXPECT_MESSAGE("UTF-8");
     OK(mj_game_new_preset("sanma", 7, &g));
     EXPECT(mj_game_apply(g, 0, MJ_NUM_ACTIONS), MJ_INVALID_ARGUMENT);
-    EXPECT_MESSAGE("action index 141");
+    EXPECT_MESSAGE("action index 177");
     EXPECT(mj_game_apply(g, 3, 140), MJ_INVALID_ARGUMENT); /* sanma has seats 0..2 */
     EXPECT_MESSAGE("seat 3");
     EXPECT(mj_game_legal_actions(g, 9, acts, MJ_MAX_LEGAL_ACTIONS, &n), MJ_INVALID_ARGUMENT);

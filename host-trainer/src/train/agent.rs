@@ -14,7 +14,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use engine::bots::Agent;
 use engine::encode::{action_mask, encode, ENCODED_LEN};
-use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
+use engine::game::{Action, LegalActions, Observation, POLICY_ACTIONS_V1};
 use tch::{Device, Tensor};
 
 use super::model::{masked_logits, obs_tensor, OwnedNet, ParamSnapshot};
@@ -45,12 +45,12 @@ impl PolicyAgent {
             return Some(a);
         }
         let mut x = [0f32; ENCODED_LEN];
-        let mut m = [0f32; NUM_ACTIONS];
+        let mut m = [0f32; POLICY_ACTIONS_V1];
         encode(obs, &mut x);
         action_mask(legal, &mut m);
         let _g = tch::no_grad_guard();
         let xt = obs_tensor(&x, Device::Cpu).ok()?;
-        let mt = Tensor::from_slice(&m).view([1, NUM_ACTIONS as i64]);
+        let mt = Tensor::from_slice(&m).view([1, POLICY_ACTIONS_V1 as i64]);
         let (logits, _) = self.net.net.forward(&xt);
         let best = masked_logits(&logits, &mt)
             .argmax(-1, false)

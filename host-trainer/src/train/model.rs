@@ -22,7 +22,7 @@
 
 use anyhow::{bail, Context, Result};
 use engine::encode::{ENCODED_LEN, ENCODING_VERSION, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use engine::tile::TileSet;
 use serde::{Deserialize, Serialize};
 use tch::nn;
@@ -139,7 +139,7 @@ pub struct PolicyNet {
 /// Tile-token actions per tile (discard, closed kan, added kan, chi).
 const TILE_ACTIONS: i64 = 4;
 /// Global-token actions (tsumo, ron, pon, open kan, pass).
-const CALL_ACTIONS: i64 = (NUM_ACTIONS - TILE_ACTIONS as usize * NUM_TILE_TOKENS) as i64;
+const CALL_ACTIONS: i64 = (POLICY_ACTIONS_V1 - TILE_ACTIONS as usize * NUM_TILE_TOKENS) as i64;
 
 impl PolicyNet {
     /// Creates the variables under `p` (randomly initialised).

@@ -14,7 +14,7 @@
 //! Gradients are clipped to a global norm before each Adam step.
 
 use anyhow::{bail, Result};
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use engine::rng::Rng;
 use engine::tile::NUM_TILE_TYPES;
 use serde::{Deserialize, Serialize};
@@ -45,7 +45,7 @@ pub fn gae(rewards: &[f32], values: &[f32], gamma: f32, lambda: f32) -> (Vec<f32
 pub struct Samples {
     /// Encoded observations, `ENCODED_LEN` floats per sample.
     pub obs: Vec<f32>,
-    /// Legal-action masks, `NUM_ACTIONS` per sample (1 legal, 0 not).
+    /// Legal-action masks, `POLICY_ACTIONS_V1` per sample (1 legal, 0 not).
     pub mask: Vec<f32>,
     /// Chosen action indices.
     pub action: Vec<i64>,
@@ -55,7 +55,7 @@ pub struct Samples {
     pub adv: Vec<f32>,
     /// Value targets.
     pub ret: Vec<f32>,
-    /// Guidance target over the action space (all zero = no target), `NUM_ACTIONS` per
+    /// Guidance target over the action space (all zero = no target), `POLICY_ACTIONS_V1` per
     /// sample.
     pub guide: Vec<f32>,
     /// The other seats' concealed counts / 4 (`oracle::HIDDEN_LEN` per sample), for the
@@ -135,8 +135,8 @@ pub fn update(
     if n == 0 {
         bail!("no samples");
     }
-    if s.mask.len() != n * NUM_ACTIONS
-        || s.guide.len() != n * NUM_ACTIONS
+    if s.mask.len() != n * POLICY_ACTIONS_V1
+        || s.guide.len() != n * POLICY_ACTIONS_V1
         || s.adv.len() != n
         || s.ret.len() != n
     {
@@ -144,7 +144,7 @@ pub fn update(
     }
     let obs = obs_tensor(&s.obs, device)?;
     let mask = Tensor::from_slice(&s.mask)
-        .view([n as i64, NUM_ACTIONS as i64])
+        .view([n as i64, POLICY_ACTIONS_V1 as i64])
         .to_device(device);
     let action = Tensor::from_slice(&s.action).to_device(device);
     let old_logp = Tensor::from_slice(&s.old_logp).to_device(device);
@@ -156,7 +156,7 @@ pub fn update(
     };
     let ret = Tensor::from_slice(&s.ret).to_device(device);
     let guide = Tensor::from_slice(&s.guide)
-        .view([n as i64, NUM_ACTIONS as i64])
+        .view([n as i64, POLICY_ACTIONS_V1 as i64])
         .to_device(device);
     let has_guide = guide
         .sum_dim_intlist(1, false, Kind::Float)

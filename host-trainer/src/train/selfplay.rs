@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
 use engine::encode::{encode, ENCODED_LEN};
-use engine::game::{Action, Game, LegalActions, Phase, NUM_ACTIONS};
+use engine::game::{Action, Game, LegalActions, Phase, POLICY_ACTIONS_V1};
 use engine::rng::Rng;
 use engine::Rules;
 use serde::{Deserialize, Serialize};
@@ -220,13 +220,13 @@ impl Batch {
         self.rows = 0;
     }
 
-    /// Log-probabilities (`rows × NUM_ACTIONS`) and values of the batch under `model`.
+    /// Log-probabilities (`rows × POLICY_ACTIONS_V1`) and values of the batch under `model`.
     fn forward(&self, model: &OwnedNet) -> Result<(Vec<f32>, Vec<f32>)> {
         if self.rows == 0 {
             return Ok((Vec::new(), Vec::new()));
         }
         let x = obs_tensor(&self.obs, Device::Cpu)?;
-        let m = Tensor::from_slice(&self.mask).view([self.rows as i64, NUM_ACTIONS as i64]);
+        let m = Tensor::from_slice(&self.mask).view([self.rows as i64, POLICY_ACTIONS_V1 as i64]);
         let (logits, values) = model.net.forward(&x);
         let logp = masked_logits(&logits, &m).log_softmax(-1, Kind::Float);
         let logp: Vec<f32> = Vec::try_from(logp.flatten(0, -1)).context("logits to vec")?;
@@ -331,7 +331,7 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
     let mut past_batch = Batch::default();
     let mut pending: Vec<Pending> = Vec::new();
     let mut enc = [0f32; ENCODED_LEN];
-    let mut mask = [0f32; NUM_ACTIONS];
+    let mut mask = [0f32; POLICY_ACTIONS_V1];
     while !links.stop.load(Ordering::Relaxed) {
         while links.pause.load(Ordering::Relaxed) && !links.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(10));
@@ -438,7 +438,8 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
             } else {
                 (&logp, &values, &current.obs)
             };
-            let Some(row) = lp.get(p.row * NUM_ACTIONS..(p.row + 1) * NUM_ACTIONS) else {
+            let Some(row) = lp.get(p.row * POLICY_ACTIONS_V1..(p.row + 1) * POLICY_ACTIONS_V1)
+            else {
                 bail!("worker {}: a decision of a seat without a model", setup.id);
             };
             let a = sample(&mut rng, row);

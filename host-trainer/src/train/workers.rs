@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
 use engine::encode::ENCODED_LEN;
-use engine::game::NUM_ACTIONS;
+use engine::game::POLICY_ACTIONS_V1;
 use engine::rng::Rng;
 use engine::tile::NUM_TILE_TYPES;
 use engine::Rules;
@@ -205,7 +205,7 @@ impl Workers {
 /// guidance targets.
 fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Collected) {
     let s = &mut c.samples;
-    let mut guide = [0f32; NUM_ACTIONS];
+    let mut guide = [0f32; POLICY_ACTIONS_V1];
     for tr in &batch.trajectories {
         if tr.param_version + cfg.max_staleness < version
             || tr.steps.iter().any(|st| st.obs.len() != ENCODED_LEN)
@@ -225,8 +225,9 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
         c.segments.push((s.action.len(), n, tr.reward));
         for (i, st) in tr.steps.iter().enumerate() {
             let start = s.mask.len();
-            s.mask
-                .extend((0..NUM_ACTIONS).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32));
+            s.mask.extend(
+                (0..POLICY_ACTIONS_V1).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32),
+            );
             guide.fill(0.0);
             match cfg.teacher {
                 Teacher::ValueScores => {
