@@ -74,5 +74,5 @@ pub mod rules;
 pub mod shanten;
 pub mod tile;
 
-pub use rules::{MultipleRon, Rules, ScoreTable};
+pub use rules::{GameLength, MultipleRon, RiichiRules, Rules, ScoreTable};
 pub use tile::{Suit, Tile, TileCounts, TileSet, NUM_TILE_TYPES};

@@ -3,9 +3,17 @@
 //! [`Rules::sanma`] (three players, 108 tiles, no chi) is the default everywhere;
 //! [`Rules::four_player`] is the 136-tile variant with chi. Every flag is a plain field so
 //! that a record or a config file carries the exact rules a game was played under.
+//!
+//! [`Rules::tenhou_sanma`] and [`Rules::tenhou_4p`] play riichi mahjong under Tenhou's
+//! rules: their [`Rules::riichi`] holds the riichi flow ([`RiichiRules`], documented
+//! with its sources in [`riichi`]); the simple presets have none and play exactly as
+//! before it existed.
+
+pub mod riichi;
 
 use serde::{Deserialize, Serialize};
 
+pub use self::riichi::{GameLength, RiichiRules};
 use crate::tile::TileSet;
 
 /// What happens when more than one player can win on the same discard.
@@ -84,12 +92,19 @@ pub struct Rules {
     /// Resolution when several players win on one discard.
     pub multiple_ron: MultipleRon,
     /// Number of hands in a game (the dealer seat rotates between hands unless the
-    /// dealer wins, in which case the dealer repeats and the hand still counts).
+    /// dealer wins, in which case the dealer repeats and the hand still counts). Under
+    /// riichi rules the game length is [`RiichiRules::length`] and this is only a cap
+    /// on hand numbers (`u16::MAX`).
     pub hands_per_game: u16,
     /// Points each player starts a game with.
     pub starting_points: i32,
-    /// The points table.
+    /// The points table (unused under riichi rules, which score with
+    /// [`crate::riichi::score`]).
     pub scoring: ScoreTable,
+    /// The riichi game flow (riichi, dora, furiten, yaku-required wins, honba, riichi
+    /// sticks, tenpai payments, abortive draws, round winds, game end), or `None` for the
+    /// simple rules.
+    pub riichi: Option<RiichiRules>,
 }
 
 /// Why a [`Rules`] value cannot be played.
@@ -104,6 +119,9 @@ pub enum RulesError {
     DeadWallTooSmall,
     /// `hands_per_game` is zero.
     NoHands,
+    /// The riichi rules do not fit the players, tile set, chi, red fives, kita or dead
+    /// wall (which needs 14 tiles: 10 indicators and 4 replacement tiles).
+    RiichiMismatch,
 }
 
 impl core::fmt::Display for RulesError {
@@ -115,6 +133,9 @@ impl core::fmt::Display for RulesError {
                 "the dead wall must hold at least 4 tiles (kan replacement draws)"
             }
             RulesError::NoHands => "a game needs at least one hand",
+            RulesError::RiichiMismatch => {
+                "the riichi rules do not fit the players, tiles, chi, red fives, kita or dead wall"
+            }
         })
     }
 }
@@ -136,6 +157,7 @@ impl Rules {
             hands_per_game: 3,
             starting_points: 0,
             scoring: ScoreTable::DEFAULT,
+            riichi: None,
         }
     }
 
@@ -153,14 +175,73 @@ impl Rules {
             hands_per_game: 4,
             starting_points: 0,
             scoring: ScoreTable::DEFAULT,
+            riichi: None,
         }
     }
 
-    /// Looks a preset up by name: `sanma` or `four-player` (also `4p`, `yonma`).
+    /// Tenhou sanma: three players, 108 tiles (no 2m–8m), red 5p and 5s, kita, no chi,
+    /// 35 000 points, hanchan to 40 000 ([`RiichiRules::tenhou_sanma`]).
+    pub const fn tenhou_sanma() -> Rules {
+        Rules {
+            players: 3,
+            tile_set: TileSet::Sanma,
+            chi: false,
+            seven_pairs: true,
+            thirteen_orphans: true,
+            dead_wall: 14,
+            rob_kan: true,
+            multiple_ron: MultipleRon::AllWinners,
+            hands_per_game: u16::MAX,
+            starting_points: 35_000,
+            scoring: ScoreTable::DEFAULT,
+            riichi: Some(RiichiRules::tenhou_sanma()),
+        }
+    }
+
+    /// Tenhou four-player: 136 tiles, red 5m, 5p and 5s, chi, 25 000 points, hanchan to
+    /// 30 000 ([`RiichiRules::tenhou_4p`]).
+    pub const fn tenhou_4p() -> Rules {
+        Rules {
+            players: 4,
+            tile_set: TileSet::FourPlayer,
+            chi: true,
+            seven_pairs: true,
+            thirteen_orphans: true,
+            dead_wall: 14,
+            rob_kan: true,
+            multiple_ron: MultipleRon::AllWinners,
+            hands_per_game: u16::MAX,
+            starting_points: 25_000,
+            scoring: ScoreTable::DEFAULT,
+            riichi: Some(RiichiRules::tenhou_4p()),
+        }
+    }
+
+    /// This preset with an east-only game (東風戦) instead of hanchan; unchanged for
+    /// the simple rules.
+    pub const fn east_only(mut self) -> Rules {
+        if let Some(r) = self.riichi.as_mut() {
+            r.length = GameLength::EastOnly;
+        }
+        self
+    }
+
+    /// Whether the riichi game flow applies.
+    pub const fn is_riichi(&self) -> bool {
+        self.riichi.is_some()
+    }
+
+    /// Looks a preset up by name: `sanma` or `four-player` (also `4p`, `yonma`);
+    /// `tenhou-sanma` or `tenhou-4p` (hanchan), `tenhou-sanma-east` or `tenhou-4p-east`
+    /// (east-only).
     pub fn preset(name: &str) -> Option<Rules> {
         match name {
             "sanma" | "3p" => Some(Rules::sanma()),
             "four-player" | "four_player" | "4p" | "yonma" => Some(Rules::four_player()),
+            "tenhou-sanma" => Some(Rules::tenhou_sanma()),
+            "tenhou-4p" => Some(Rules::tenhou_4p()),
+            "tenhou-sanma-east" => Some(Rules::tenhou_sanma().east_only()),
+            "tenhou-4p-east" => Some(Rules::tenhou_4p().east_only()),
             _ => None,
         }
     }
@@ -180,6 +261,21 @@ impl Rules {
         }
         if self.hands_per_game == 0 {
             return Err(RulesError::NoHands);
+        }
+        if let Some(r) = &self.riichi {
+            let sanma = self.tile_set == TileSet::Sanma;
+            let fits = r.preset.players() == self.players
+                && r.preset.tile_set() == self.tile_set
+                && !(sanma && self.chi)
+                && (sanma || !r.kita)
+                && r.red_fives.iter().all(|&n| n <= 1)
+                && !(sanma && r.red_fives[0] > 0)
+                && self.dead_wall == 14
+                && r.riichi_cost >= 0
+                && r.noten_total >= 0;
+            if !fits {
+                return Err(RulesError::RiichiMismatch);
+            }
         }
         Ok(())
     }
@@ -202,6 +298,36 @@ mod tests {
         assert_eq!(Rules::default(), Rules::sanma());
         assert_eq!(Rules::preset("4p"), Some(Rules::four_player()));
         assert_eq!(Rules::preset("riichi"), None);
+        for name in ["tenhou-sanma", "tenhou-4p", "tenhou-sanma-east", "tenhou-4p-east"] {
+            let r = Rules::preset(name).unwrap();
+            assert_eq!(r.validate(), Ok(()), "{name}");
+            assert!(r.is_riichi());
+        }
+        assert_eq!(
+            Rules::preset("tenhou-4p-east").unwrap().riichi.unwrap().length,
+            GameLength::EastOnly
+        );
+        assert_eq!(Rules::sanma().east_only(), Rules::sanma());
+    }
+
+    #[test]
+    fn riichi_rules_must_fit() {
+        let mut r = Rules::tenhou_sanma();
+        r.chi = true;
+        assert_eq!(r.validate(), Err(RulesError::RiichiMismatch));
+        let mut r = Rules::tenhou_4p();
+        r.riichi = Some(RiichiRules::tenhou_sanma());
+        assert_eq!(r.validate(), Err(RulesError::RiichiMismatch));
+        let mut r = Rules::tenhou_sanma();
+        if let Some(x) = r.riichi.as_mut() {
+            x.red_fives = [1, 1, 1];
+        }
+        assert_eq!(r.validate(), Err(RulesError::RiichiMismatch));
+        let mut r = Rules::tenhou_4p();
+        if let Some(x) = r.riichi.as_mut() {
+            x.kita = true;
+        }
+        assert_eq!(r.validate(), Err(RulesError::RiichiMismatch));
     }
 
     #[test]

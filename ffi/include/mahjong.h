@@ -94,7 +94,7 @@
 /**
  * A buffer of this many bytes always holds a hand record (`mj_game_hand_record`).
  */
-#define MJ_RECORD_MAX_BYTES 2312
+#define MJ_RECORD_MAX_BYTES 2376
 
 /**
  * Most legal actions of one seat at once; a buffer of this many action indices always

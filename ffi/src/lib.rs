@@ -63,7 +63,7 @@ pub const MJ_MAX_MELDS: usize = 4;
 /// Most discards of one seat in a hand.
 pub const MJ_DISCARD_CAP: usize = 48;
 /// A buffer of this many bytes always holds a hand record (`mj_game_hand_record`).
-pub const MJ_RECORD_MAX_BYTES: usize = 2312;
+pub const MJ_RECORD_MAX_BYTES: usize = 2376;
 /// Most legal actions of one seat at once; a buffer of this many action indices always
 /// suffices for `mj_game_legal_actions`, and `mj_advice` ranks at most this many.
 pub const MJ_MAX_LEGAL_ACTIONS: usize = 32;

@@ -421,6 +421,8 @@ impl Position {
             kans,
             scores: self.scores.unwrap_or([rules.starting_points; 4]),
             pending,
+            // Positions name only the simple presets' state.
+            riichi: None,
         };
         let legal = legal_actions(&obs);
         Ok((obs, legal))

@@ -8,6 +8,8 @@ use super::action::Action;
 use super::error::RuleError;
 use super::event::{Event, Events, HandEndKind, HandResult};
 use super::meld::{Discard, Meld, MeldKind};
+use super::riichi::legal::NORTH;
+use super::riichi::DrawKind;
 use super::scoring::score_win;
 use super::state::{Claim, Game, Phase, MAX_PLAYERS};
 use crate::rules::MultipleRon;
@@ -48,11 +50,9 @@ impl Game {
         Ok(())
     }
 
-    fn remove(&mut self, seat: u8, t: Tile, n: u8) {
-        self.update_count(seat, t, |c| c.saturating_sub(n));
-    }
-
-    fn add_meld(&mut self, seat: u8, meld: Meld, ev: &mut Events) {
+    /// Adds a meld holding `reds` red fives.
+    fn add_meld(&mut self, seat: u8, meld: Meld, reds: u8, ev: &mut Events) {
+        let index = self.melds.get(seat as usize).map_or(0, |m| m.len());
         if let Some(ms) = self.melds.get_mut(seat as usize) {
             // A hand of 13 tiles holds at most four melds; check_legal refuses calls
             // into a full meld list.
@@ -62,13 +62,66 @@ impl Game {
         if meld.kind.is_kan() {
             self.kans += 1;
         }
+        if self.rules.is_riichi() {
+            if let Some(r) = self
+                .rh
+                .red_melds
+                .get_mut(seat as usize)
+                .and_then(|m| m.get_mut(index))
+            {
+                *r = reds;
+            }
+            self.interrupt();
+            if meld.kind.is_kan() {
+                self.rh.kan_seats |= 1 << seat;
+            }
+        }
         emit(ev, Event::Called { seat, meld });
+    }
+
+    /// A call, kan or kita: ippatsu ends for everyone, the first go-around is over.
+    fn interrupt(&mut self) {
+        self.rh.calls = true;
+        self.rh.ippatsu = [false; MAX_PLAYERS];
+    }
+
+    /// Riichi bookkeeping of `seat`'s discard of `t` (`red`: a red five), before its
+    /// claim window opens; `riichi`: the discard declares riichi (`first`: on the
+    /// seat's first uninterrupted turn, a double riichi).
+    fn riichi_discard(&mut self, seat: u8, t: Tile, red: bool, riichi: bool, first: bool) {
+        let s = seat as usize;
+        // Open and added kans reveal their dora after their declarer's discard.
+        self.flush_pending_dora();
+        let index = self.discards.get(s).map_or(0, |d| d.len().saturating_sub(1));
+        if let Some(d) = self.rh.discarded.get_mut(s) {
+            *d |= 1u64 << t.index();
+        }
+        if let (true, Some(r)) = (red, self.rh.red_discards.get_mut(s)) {
+            *r |= 1u64 << index;
+        }
+        self.rh.red_claim = red;
+        if let Some(f) = self.rh.furiten_temp.get_mut(s) {
+            *f = false;
+        }
+        if let Some(i) = self.rh.ippatsu.get_mut(s) {
+            *i = riichi;
+        }
+        if riichi {
+            if let (Some(d), Some(dbl)) =
+                (self.rh.declared.get_mut(s), self.rh.double.get_mut(s))
+            {
+                *d = Some(index as u8);
+                *dbl = first;
+            }
+            self.rh.stick_pending = true;
+        }
     }
 
     fn apply_turn(&mut self, seat: u8, action: Action, ev: &mut Events) {
         match action {
-            Action::Discard(t) => {
-                self.remove(seat, t, 1);
+            Action::Discard(t) | Action::Riichi(t) => {
+                let first = self.rules.is_riichi() && self.first_turn(seat);
+                let red = self.take_tiles(seat, t, 1) > 0;
                 let seq = self
                     .discards
                     .iter()
@@ -84,19 +137,36 @@ impl Game {
                         tsumogiri,
                     });
                 }
+                if self.rules.is_riichi() {
+                    let riichi = matches!(action, Action::Riichi(_));
+                    self.riichi_discard(seat, t, red, riichi, first);
+                }
                 self.show(t);
                 self.drawn = None;
                 self.after_call = false;
                 emit(ev, Event::Discarded { seat, tile: t });
                 self.open_claim(t, seat, false, ev);
             }
+            Action::Kita => {
+                if let Some(north) = Tile::new(NORTH) {
+                    self.take_tiles(seat, north, 1);
+                    if let Some(k) = self.rh.kita.get_mut(seat as usize) {
+                        *k += 1;
+                    }
+                    self.show(north);
+                }
+                self.interrupt();
+                self.drawn = None;
+                self.replacement(seat, ev);
+            }
+            Action::NineTerminals => self.abort(DrawKind::NineTerminals, ev),
             Action::Tsumo => {
                 if let Some(t) = self.drawn {
                     self.settle_win(&[seat], None, t, ev);
                 }
             }
             Action::ClosedKan(t) => {
-                self.remove(seat, t, 4);
+                let reds = self.take_tiles(seat, t, 4);
                 self.drawn = None;
                 self.add_meld(
                     seat,
@@ -106,12 +176,18 @@ impl Game {
                         from: None,
                         claimed: None,
                     },
+                    reds,
                     ev,
                 );
+                if self.rules.is_riichi() {
+                    // A closed kan reveals its dora at once (after any pending one).
+                    self.flush_pending_dora();
+                    self.reveal_dora();
+                }
                 self.replacement(seat, ev);
             }
             Action::AddedKan(t) => {
-                self.remove(seat, t, 1);
+                self.rh.red_claim = self.take_tiles(seat, t, 1) > 0;
                 self.drawn = None;
                 if self.rules.rob_kan {
                     emit(ev, Event::KanDeclared { seat, tile: t });
@@ -154,8 +230,15 @@ impl Game {
     /// the hand ends in an exhaustive draw when the live wall is empty.
     fn no_claim(&mut self, ev: &mut Events) {
         let (tile, from) = (self.claim.tile, self.claim.from);
+        let riichi = self.rules.is_riichi();
+        if riichi {
+            self.mark_missed_wins(0);
+        }
         if self.claim.robbing {
             self.complete_added_kan(from, tile, ev);
+            return;
+        }
+        if riichi && self.discard_passed(ev) {
             return;
         }
         let next = (from + 1) % self.rules.players;
@@ -168,6 +251,7 @@ impl Game {
                     replacement: false,
                 },
             ),
+            None if riichi => self.exhaustive_riichi(ev),
             None => {
                 let result = HandResult {
                     kind: HandEndKind::ExhaustiveDraw,
@@ -201,9 +285,61 @@ impl Game {
         if let Some(meld) = made {
             self.show(t);
             self.kans += 1;
+            if self.rules.is_riichi() {
+                let s = seat as usize;
+                let index = self
+                    .melds(seat)
+                    .iter()
+                    .position(|m| m.kind == MeldKind::AddedKan && m.tile == t);
+                if let Some(r) = index.and_then(|i| {
+                    self.rh
+                        .red_melds
+                        .get_mut(s)
+                        .and_then(|m| m.get_mut(i))
+                }) {
+                    *r += self.rh.red_claim as u8;
+                }
+                self.rh.red_claim = false;
+                self.rh.kan_seats |= 1 << seat;
+                self.rh.dora_pending += 1;
+                self.interrupt();
+            }
             emit(ev, Event::Called { seat, meld });
         }
         self.replacement(seat, ev);
+    }
+
+    /// The window of a discard closed without a win: the riichi stick goes down, and
+    /// four riichi, four winds or four kans abort the hand (returns `true` then).
+    fn discard_passed(&mut self, ev: &mut Events) -> bool {
+        let Some(r) = self.rules.riichi else {
+            return false;
+        };
+        self.put_down_stick();
+        let n = self.rules.players as usize;
+        let four = n == 4;
+        if four && r.abort_four_riichi && self.rh.declared.iter().all(|d| d.is_some()) {
+            self.abort(DrawKind::FourRiichi, ev);
+            return true;
+        }
+        let first = self.discards.first().and_then(|d| d.first()).map(|d| d.tile);
+        let four_winds = four
+            && r.abort_four_winds
+            && !self.rh.calls
+            && first.is_some_and(|t| t.is_honor() && t.index() <= NORTH as usize)
+            && self
+                .discards
+                .iter()
+                .all(|d| d.len() == 1 && d.first().map(|x| x.tile) == first);
+        if four_winds {
+            self.abort(DrawKind::FourWinds, ev);
+            return true;
+        }
+        if r.abort_four_kans && self.kans >= 4 && self.rh.kan_seats.count_ones() >= 2 {
+            self.abort(DrawKind::FourKans, ev);
+            return true;
+        }
+        false
     }
 
     fn replacement(&mut self, seat: u8, ev: &mut Events) {
@@ -231,7 +367,8 @@ impl Game {
         let from = self.claim.from;
         let tile = self.claim.tile;
         let order = (1..n).map(|k| (from + k) % n);
-        let answer = |s: u8| self.claim.answers.get(s as usize).copied().flatten();
+        let answers = self.claim.answers;
+        let answer = |s: u8| answers.get(s as usize).copied().flatten();
         let mut winners: heapless::Vec<u8, 4> = heapless::Vec::new();
         for s in order.clone() {
             if answer(s) == Some(Action::Ron) {
@@ -245,6 +382,12 @@ impl Game {
             self.settle_win(&winners, Some(from), tile, ev);
             return;
         }
+        if self.rules.is_riichi() {
+            self.mark_missed_wins(0);
+            if !self.claim.robbing && self.discard_passed(ev) {
+                return;
+            }
+        }
         if let Some(s) = order
             .clone()
             .find(|&s| matches!(answer(s), Some(Action::Pon | Action::OpenKan)))
@@ -256,7 +399,10 @@ impl Game {
             } else {
                 (MeldKind::Pon, 2)
             };
-            self.remove(s, tile, take);
+            let reds = self.take_tiles(s, tile, take) + self.rh.red_claim as u8;
+            if kan {
+                self.rh.dora_pending += 1;
+            }
             self.add_meld(
                 s,
                 Meld {
@@ -265,6 +411,7 @@ impl Game {
                     from: Some(from),
                     claimed: Some(tile),
                 },
+                reds,
                 ev,
             );
             self.turn = s;
@@ -282,10 +429,11 @@ impl Game {
             _ => None,
         }) {
             self.mark_claimed(from);
+            let mut reds = self.rh.red_claim as u8;
             for i in low.index()..low.index() + 3 {
                 if i != tile.index() {
                     if let Some(t) = Tile::new(i as u8) {
-                        self.remove(s, t, 1);
+                        reds += self.take_tiles(s, t, 1);
                     }
                 }
             }
@@ -297,6 +445,7 @@ impl Game {
                     from: Some(from),
                     claimed: Some(tile),
                 },
+                reds,
                 ev,
             );
             self.turn = s;
@@ -328,6 +477,10 @@ impl Game {
 
     /// Scores and pays the win of `winners` on `tile` (ron from `from`, or tsumo).
     fn settle_win(&mut self, winners: &[u8], from: Option<u8>, tile: Tile, ev: &mut Events) {
+        if self.rules.is_riichi() {
+            self.settle_riichi(winners, from, tile, ev);
+            return;
+        }
         let n = self.rules.players as usize;
         let mut result = HandResult {
             kind: HandEndKind::Win,
@@ -397,7 +550,7 @@ impl Game {
         self.end_hand(result, ev);
     }
 
-    fn end_hand(&mut self, result: HandResult, ev: &mut Events) {
+    pub(crate) fn end_hand(&mut self, result: HandResult, ev: &mut Events) {
         self.result = Some(result);
         self.drawn = if result.discarder.is_none() && result.kind == HandEndKind::Win {
             self.drawn
@@ -405,7 +558,12 @@ impl Game {
             None
         };
         emit(ev, Event::HandEnded(result));
-        if self.hand_number.saturating_add(1) >= self.rules.hands_per_game {
+        let over = if self.rules.is_riichi() {
+            self.riichi_after_hand()
+        } else {
+            self.hand_number.saturating_add(1) >= self.rules.hands_per_game
+        };
+        if over {
             self.phase = Phase::GameOver;
             emit(
                 ev,

@@ -79,6 +79,11 @@ impl Game {
         if seat >= n || obs.dealer as usize >= n || obs.turn as usize >= n {
             return Err(RuleError::BadSeat);
         }
+        // The hidden red fives, the indicator block and the riichi state are not dealt
+        // yet: refuse rather than deal a world the observation does not describe.
+        if obs.rules.is_riichi() {
+            return Err(RuleError::RiichiUnsupported);
+        }
         match obs.phase {
             Phase::HandOver => return Err(RuleError::HandOver),
             Phase::GameOver => return Err(RuleError::GameOver),

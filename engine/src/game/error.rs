@@ -24,8 +24,11 @@ pub enum RuleError {
     CapacityExceeded,
     /// The rules cannot be played.
     InvalidRules(RulesError),
-    /// A scenario or record describes an impossible deal or wall.
+    /// A scenario or record describes an impossible deal or wall (also: a red five
+    /// where the rules have none).
     BadSetup,
+    /// Not supported under riichi rules (determinization of a riichi position).
+    RiichiUnsupported,
 }
 
 impl fmt::Display for RuleError {
@@ -40,6 +43,7 @@ impl fmt::Display for RuleError {
             RuleError::CapacityExceeded => f.write_str("a fixed capacity would be exceeded"),
             RuleError::InvalidRules(e) => write!(f, "invalid rules: {e}"),
             RuleError::BadSetup => f.write_str("impossible deal or wall"),
+            RuleError::RiichiUnsupported => f.write_str("not supported under riichi rules"),
         }
     }
 }

@@ -3,6 +3,9 @@
 use core::fmt;
 
 use super::event::HandEndKind;
+use super::riichi::legal::NORTH;
+use super::riichi::wall::five_suit;
+use super::riichi::DrawKind;
 use super::meld::MeldKind;
 use super::state::{Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS};
 use crate::tile::{Tile, NUM_TILE_TYPES};
@@ -53,6 +56,12 @@ pub enum InvariantViolation {
     Scores,
     /// The seat on turn or the claim window is inconsistent.
     Turn,
+    /// Red fives are not where the rules put them: their count per suit over wall,
+    /// hands, melds, discards and a pending tile differs from the rules, or a seat's red
+    /// count exceeds its fives.
+    RedFives,
+    /// The riichi state is inconsistent (dora indicators, kita, sticks, declarations).
+    Riichi,
 }
 
 impl fmt::Display for InvariantViolation {
@@ -80,14 +89,17 @@ impl fmt::Display for InvariantViolation {
             InvariantViolation::Kans => f.write_str("kan count inconsistent"),
             InvariantViolation::Scores => f.write_str("scores not conserved"),
             InvariantViolation::Turn => f.write_str("turn or claim window inconsistent"),
+            InvariantViolation::RedFives => f.write_str("red fives miscounted"),
+            InvariantViolation::Riichi => f.write_str("riichi state inconsistent"),
         }
     }
 }
 
 impl core::error::Error for InvariantViolation {}
 
-/// Checks every invariant of `game`: tile accounting against the tile set, hand sizes,
-/// wall positions, the kan limit, the seat on turn and conservation of points.
+/// Checks every invariant of `game`: tile accounting against the tile set (kita and red
+/// fives included), hand sizes, wall positions, the kan limit, the seat on turn and
+/// conservation of points (riichi deposits on the table included).
 pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     let rules = &game.rules;
     let n = rules.players as usize;
@@ -173,16 +185,28 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
             add(d.tile, 1);
             show(d.tile, 1);
         }
+        // Kita: norths set aside, in the open.
+        let kita = game.rh.kita.get(seat).copied().unwrap_or(0) as u16;
+        if let Some(north) = Tile::new(NORTH) {
+            add(north, kita);
+            show(north, kita);
+        }
         // Closed tiles: 13 − 3k, plus one for the seat holding a drawn or called tile.
         let base = 13u16.saturating_sub(3 * melds.len() as u16);
+        let nine_terminals = game
+            .rresult
+            .as_ref()
+            .is_some_and(|r| r.draw == Some(DrawKind::NineTerminals));
         let holds_extra = match game.phase {
             Phase::Turn => game.turn as usize == seat,
             Phase::Claim => false,
-            Phase::HandOver | Phase::GameOver => game.result.is_some_and(|r| {
-                r.kind == HandEndKind::Win
-                    && r.discarder.is_none()
-                    && r.winners.get(seat).copied().unwrap_or(false)
-            }),
+            Phase::HandOver | Phase::GameOver => {
+                game.result.is_some_and(|r| {
+                    r.kind == HandEndKind::Win
+                        && r.discarder.is_none()
+                        && r.winners.get(seat).copied().unwrap_or(false)
+                }) || (nine_terminals && game.turn as usize == seat)
+            }
         };
         if closed != base + holds_extra as u16 {
             return Err(InvariantViolation::HandSize {
@@ -195,6 +219,13 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     if game.claim.robbing {
         add(game.claim.tile, 1);
         show(game.claim.tile, 1);
+    }
+    // Revealed dora indicators are in the open (and in the dead wall).
+    if game.rh.dora > 5 || (rules.is_riichi() != (game.rh.dora > 0)) {
+        return Err(InvariantViolation::Riichi);
+    }
+    for t in game.dora_indicators() {
+        show(t, 1);
     }
     for (i, (&v, &kept)) in visible.iter().zip(game.visible.iter()).enumerate() {
         if v != kept as u16 {
@@ -216,8 +247,10 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     if kans != game.kans || kans > MAX_KANS {
         return Err(InvariantViolation::Kans);
     }
+    check_red_fives(game)?;
     // Payments wrap on absurd score tables, so conservation is checked modulo 2^32.
     let sum = game.scores.iter().fold(0i32, |a, &s| a.wrapping_add(s));
+    let sum = sum.wrapping_add(Game::deposits(rules, game.table.sticks));
     if sum != (n as i32).wrapping_mul(rules.starting_points)
         || game.scores.iter().skip(n).any(|&s| s != 0)
     {
@@ -230,6 +263,60 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
         && (game.claim.from != game.turn || !(0..n).any(|s| game.claim.awaits(s)))
     {
         return Err(InvariantViolation::Turn);
+    }
+    Ok(())
+}
+
+/// Red fives per suit over the undrawn wall, hands, melds, unclaimed discards and a
+/// robbing window's tile equal the rules' count; no seat holds more red than fives.
+fn check_red_fives(game: &Game) -> Result<(), InvariantViolation> {
+    let want = game.rules.riichi.map_or([0; 3], |r| r.red_fives);
+    let mut found = [0u16; 3];
+    fn count(found: &mut [u16; 3], t: Tile, k: u16) {
+        if let Some(f) = five_suit(t).and_then(|s| found.get_mut(s)) {
+            *f += k;
+        }
+    }
+    let (draw, dead) = (game.draw_pos as usize, game.dead_end as usize);
+    for (i, &t) in game.wall.iter().enumerate().take(dead).skip(draw) {
+        if game.red.get(i).copied().unwrap_or(false) {
+            count(&mut found, t, 1);
+        }
+    }
+    for seat in 0..game.rules.players as usize {
+        let reds = game.rh.red_hand.get(seat).copied().unwrap_or_default();
+        for (suit, &r) in reds.iter().enumerate() {
+            let five = suit * 9 + 4;
+            let held = game.hands.get(seat).and_then(|h| h.get(five)).copied();
+            if held.is_none_or(|h| r > h) {
+                return Err(InvariantViolation::RedFives);
+            }
+            if let Some(f) = found.get_mut(suit) {
+                *f += r as u16;
+            }
+        }
+        let per_meld = game.rh.red_melds.get(seat).copied().unwrap_or_default();
+        for (m, &k) in game.melds(seat as u8).iter().zip(per_meld.iter()) {
+            if k > 0 {
+                let suit = (!m.tile.is_honor()).then(|| m.tile.suit().index());
+                match suit.and_then(|s| found.get_mut(s)) {
+                    Some(f) => *f += k as u16,
+                    None => return Err(InvariantViolation::RedFives),
+                }
+            }
+        }
+        let bits = game.rh.red_discards.get(seat).copied().unwrap_or(0);
+        for (i, d) in game.discards(seat as u8).iter().enumerate() {
+            if bits >> i & 1 == 1 && !d.claimed {
+                count(&mut found, d.tile, 1);
+            }
+        }
+    }
+    if game.claim.robbing && game.rh.red_claim {
+        count(&mut found, game.claim.tile, 1);
+    }
+    if found.iter().zip(want.iter()).any(|(&f, &w)| f != w as u16) {
+        return Err(InvariantViolation::RedFives);
     }
     Ok(())
 }

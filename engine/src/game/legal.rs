@@ -78,6 +78,11 @@ impl Game {
         // Bit masks over tile types, kept up to date with the hand (this function runs
         // on every decision of every self-play game).
         let (held, four) = (shape.held, shape.four);
+        let riichi = self.rules.is_riichi();
+        if riichi && self.in_riichi(seat) {
+            self.riichi_turn_actions(seat, out);
+            return;
+        }
         if !discards.is_full() {
             out.push_discards(held);
         }
@@ -86,6 +91,15 @@ impl Game {
         }
         if self.can_tsumo(seat) {
             out.push(Action::Tsumo);
+        }
+        if riichi {
+            push_each(out, self.riichi_discards(seat), Action::Riichi);
+            if self.kita_legal(seat) {
+                out.push(Action::Kita);
+            }
+            if self.nine_terminals_legal(seat) {
+                out.push(Action::NineTerminals);
+            }
         }
         if self.kan_possible() {
             push_each(out, four, Action::ClosedKan);
@@ -96,6 +110,26 @@ impl Game {
                 }
             }
             push_each(out, pons & held, Action::AddedKan);
+        }
+    }
+
+    /// The turn of a seat in riichi: discard the drawn tile, tsumo, a closed kan of the
+    /// drawn tile that keeps the waits, kita of a drawn north.
+    fn riichi_turn_actions(&self, seat: u8, out: &mut LegalActions) {
+        let Some(drawn) = self.drawn else {
+            return;
+        };
+        if self.discards.get(seat as usize).is_some_and(|d| !d.is_full()) {
+            out.push_discards(1u64 << drawn.index());
+        }
+        if self.can_tsumo(seat) {
+            out.push(Action::Tsumo);
+        }
+        if self.kita_legal(seat) {
+            out.push(Action::Kita);
+        }
+        if self.kan_possible() && self.riichi_kan_keeps_waits(seat, drawn) {
+            out.push(Action::ClosedKan(drawn));
         }
     }
 
@@ -119,13 +153,19 @@ impl Game {
                         .copied()
                         .unwrap_or(0)
                 };
+                let fixed = self.rules.is_riichi() && self.in_riichi(seat);
                 let ok = match action {
                     Action::Discard(t) => {
-                        count(t) > 0 && self.discards.get(s).is_some_and(|d| !d.is_full())
+                        count(t) > 0
+                            && self.discards.get(s).is_some_and(|d| !d.is_full())
+                            && (!fixed || self.drawn == Some(t))
                     }
                     Action::Tsumo => !self.after_call && self.can_tsumo(seat),
                     Action::ClosedKan(t) => {
-                        !self.after_call && self.kan_possible() && count(t) == 4
+                        !self.after_call
+                            && self.kan_possible()
+                            && count(t) == 4
+                            && (!fixed || self.riichi_kan_keeps_waits(seat, t))
                     }
                     Action::AddedKan(t) => {
                         !self.after_call
@@ -133,6 +173,9 @@ impl Game {
                             && count(t) >= 1
                             && self.has_pon(seat, t)
                     }
+                    Action::Riichi(t) => self.riichi_discards(seat) & (1u64 << t.index()) != 0,
+                    Action::Kita => self.kita_legal(seat),
+                    Action::NineTerminals => self.nine_terminals_legal(seat),
                     _ => false,
                 };
                 if ok {
@@ -172,8 +215,16 @@ impl Game {
         let s = seat as usize;
         match (self.hands.get(s), self.melds.get(s), self.shapes.get(s)) {
             (Some(hand), Some(melds), Some(shape)) => {
-                shape.may_win(&self.rules, melds.is_empty())
-                    && score_win(&self.rules, hand, melds, true).is_some()
+                let closed = melds.iter().all(|m| m.kind == MeldKind::ClosedKan);
+                let may = if self.rules.is_riichi() {
+                    shape.may_win(&self.rules, closed)
+                } else {
+                    shape.may_win(&self.rules, melds.is_empty())
+                };
+                may && score_win(&self.rules, hand, melds, true).is_some()
+                    && self.drawn.is_none_or(|t| {
+                        !self.rules.is_riichi() || self.riichi_win_scores(seat, t, None, false)
+                    })
             }
             _ => false,
         }
@@ -204,6 +255,7 @@ impl Game {
         let live = self.draw_pos < self.live_end;
         let ti = tile.index();
         let chi_seat = (self.rules.chi && !tile.is_honor()).then(|| (from + 1) % n);
+        let riichi = self.rules.is_riichi();
         for seat in 0..n {
             if seat == from {
                 continue;
@@ -225,9 +277,15 @@ impl Game {
                     *c += 1;
                 }
                 o.ron = score_win(&self.rules, &with, melds, false).is_some();
+                if riichi {
+                    o.shape = o.ron;
+                    o.ron = o.ron
+                        && !self.furiten(seat)
+                        && self.riichi_win_scores(seat, tile, Some(from), robbing);
+                }
                 any |= o.ron;
             }
-            if robbing || !live || melds.is_full() {
+            if robbing || !live || melds.is_full() || (riichi && self.in_riichi(seat)) {
                 continue;
             }
             o.pon = c >= 2;

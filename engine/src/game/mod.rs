@@ -29,6 +29,16 @@
 //! only be claimed by ron, after which the hand ends in an exhaustive draw.
 //!
 //! Tsumo and ron are never forced: the engine offers them and a player decides.
+//!
+//! ## Riichi rules
+//! With [`Rules::riichi`](crate::Rules::riichi) set, the same loop plays riichi
+//! mahjong (the `riichi` submodule): `Riichi(tile)`, `Kita` and `NineTerminals` become
+//! legal where the rules allow them, wins need a yaku ([`crate::riichi::score`]),
+//! furiten blocks ron, dora indicators are revealed, the deal carries red fives, and
+//! hands follow one another by dealer continuation and round winds until the game end
+//! of [`crate::rules::riichi`]. [`Game::riichi_result`] reports the yaku, han, fu,
+//! limits and payments of a hand; the observation carries the public riichi state
+//! ([`RiichiView`]).
 
 mod action;
 mod agari;
@@ -41,6 +51,7 @@ mod legal;
 mod meld;
 mod observation;
 mod record;
+mod riichi;
 mod scoring;
 mod state;
 
@@ -51,6 +62,8 @@ pub use event::{Event, Events, HandEndKind, HandResult, EVENTS_CAP};
 pub use invariants::{check_invariants, InvariantViolation};
 pub use meld::{order_discards_by_rotation, Discard, Meld, MeldKind};
 pub use observation::{Observation, PendingClaim};
-pub use record::{GameRecord, HandRecord, RecordError, RECORD_MAX_BYTES};
+pub use record::{GameRecord, HandRecord, RecordError, RiichiStart, RECORD_MAX_BYTES};
+pub use riichi::wall::RiichiSetup;
+pub use riichi::{DrawKind, RiichiResult, RiichiView, RiichiWin, Table};
 pub use scoring::{score_win, WinValue};
 pub use state::{Game, Phase, DISCARD_CAP, LOG_CAP, MAX_KANS, MAX_PLAYERS, MAX_WALL};

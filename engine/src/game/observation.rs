@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::RuleError;
 use super::meld::{Discard, Meld};
+use super::riichi::{RiichiResult, RiichiView};
 use super::state::{Game, Phase, DISCARD_CAP, MAX_PLAYERS};
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts};
@@ -55,6 +56,10 @@ pub struct Observation {
     pub scores: [i32; 4],
     /// The claimable tile while a claim window is open.
     pub pending: Option<PendingClaim>,
+    /// The public riichi state (riichi rules only): riichi declarations, kita, dora
+    /// indicators, honba, sticks, winds, red fives, the own furiten and, once the hand
+    /// is over, its result. Unseen counts already exclude revealed indicators and kita.
+    pub riichi: Option<RiichiView>,
 }
 
 impl Game {
@@ -81,6 +86,37 @@ impl Game {
             kans: self.kans,
             scores: self.scores,
             pending: self.pending(),
+            riichi: self.riichi_view(seat),
+        })
+    }
+
+    /// The riichi result of the hand once it is over (riichi rules): wins with yaku,
+    /// han, fu, limit and payment, or the kind of draw with tenpai and nagashi.
+    pub fn riichi_result(&self) -> Option<&RiichiResult> {
+        self.rresult.as_ref()
+    }
+
+    /// The public riichi state `seat` sees.
+    fn riichi_view(&self, seat: u8) -> Option<RiichiView> {
+        if !self.rules.is_riichi() {
+            return None;
+        }
+        // Furiten is about the waiting hand: not computed for the seat holding a drawn
+        // tile.
+        let on_turn = self.phase == super::state::Phase::Turn && self.turn == seat;
+        Some(RiichiView {
+            declared: self.rh.declared,
+            kita: self.rh.kita,
+            dora_indicators: self.dora_indicators(),
+            honba: self.table.honba,
+            riichi_sticks: self.table.sticks,
+            round_wind: self.table.round,
+            seat_wind: self.seat_wind(seat),
+            red_hand: self.red_fives_in_hand(seat),
+            red_melds: self.rh.red_melds,
+            red_discards: self.rh.red_discards,
+            furiten: !on_turn && self.furiten(seat),
+            result: self.rresult.clone(),
         })
     }
 
@@ -113,6 +149,7 @@ impl Game {
         out.kans = self.kans;
         out.scores = self.scores;
         out.pending = self.pending();
+        out.riichi = self.riichi_view(seat);
         Ok(())
     }
 
@@ -155,6 +192,9 @@ impl Game {
         out.kans = self.kans;
         out.scores = self.scores;
         out.pending = self.pending();
+        if self.rules.is_riichi() {
+            out.riichi = self.riichi_view(seat);
+        }
         debug_assert!(self.observation(seat).is_ok_and(|o| o == *out));
         Ok(())
     }

@@ -11,13 +11,14 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::error::RuleError;
+use super::riichi::Table;
 use super::state::{Game, LOG_CAP, MAX_WALL};
 use crate::rules::Rules;
 use crate::tile::Tile;
 
 /// An upper bound on the postcard size of a [`HandRecord`]: rules, 136 wall tiles and
 /// `LOG_CAP` actions of at most four bytes each.
-pub const RECORD_MAX_BYTES: usize = 128 + MAX_WALL + 4 * LOG_CAP;
+pub const RECORD_MAX_BYTES: usize = 192 + MAX_WALL + 4 * LOG_CAP;
 
 /// One hand, replayable.
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
@@ -36,6 +37,18 @@ pub struct HandRecord {
     pub wall: heapless::Vec<Tile, MAX_WALL>,
     /// Every action in order, with its seat.
     pub actions: heapless::Vec<(u8, Action), LOG_CAP>,
+    /// The riichi state at the start of the hand (riichi rules only).
+    #[serde(default)]
+    pub riichi: Option<RiichiStart>,
+}
+
+/// What a riichi hand starts from besides the wall: the table and the red fives.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct RiichiStart {
+    /// Round wind, honba and riichi sticks.
+    pub table: Table,
+    /// Bit `i % 64` of word `i / 64`: wall position `i` holds a red five.
+    pub red: [u64; 3],
 }
 
 /// Why a record cannot be decoded or replayed.
@@ -72,6 +85,14 @@ impl core::error::Error for RecordError {}
 impl HandRecord {
     /// The game at the start of the recorded hand.
     pub fn start(&self) -> Result<Game, RecordError> {
+        let mut red = [false; MAX_WALL];
+        let mut table = Table::default();
+        if let Some(r) = &self.riichi {
+            table = r.table;
+            for (i, x) in red.iter_mut().enumerate() {
+                *x = r.red.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+            }
+        }
         Game::from_wall(
             self.rules,
             self.seed,
@@ -79,6 +100,8 @@ impl HandRecord {
             self.dealer,
             self.hand_number,
             self.scores,
+            red.get(..self.wall.len()).unwrap_or(&[]),
+            table,
         )
         .map_err(RecordError::BadStart)
     }
@@ -113,6 +136,18 @@ impl Game {
             // The wall holds at most MAX_WALL tiles by construction.
             let _ = wall.push(t);
         }
+        let riichi = self.rules.is_riichi().then(|| {
+            let mut red = [0u64; 3];
+            for (i, &r) in self.red.iter().enumerate() {
+                if let (true, Some(w)) = (r, red.get_mut(i / 64)) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+            RiichiStart {
+                table: self.start_table,
+                red,
+            }
+        });
         HandRecord {
             rules: self.rules,
             seed: self.seed,
@@ -121,6 +156,7 @@ impl Game {
             scores: self.start_scores,
             wall,
             actions: self.log.clone(),
+            riichi,
         }
     }
 }

@@ -6,6 +6,7 @@ use super::action::Action;
 use super::error::RuleError;
 use super::event::HandResult;
 use super::meld::{Discard, Meld};
+use super::riichi::{RiichiHand, RiichiResult, Table};
 use crate::notation::parse_each;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -46,6 +47,9 @@ pub(crate) struct ClaimOptions {
     pub kan: bool,
     /// Bit `k` set: chi with lowest tile `tile − 2 + k` is legal.
     pub chi: u8,
+    /// The tile completes the seat's hand in shape (riichi rules: a seat that does not
+    /// win on it becomes furiten). Not a claim of its own.
+    pub shape: bool,
 }
 
 impl ClaimOptions {
@@ -78,6 +82,7 @@ impl Claim {
                 pon: false,
                 kan: false,
                 chi: 0,
+                shape: false,
             }; MAX_PLAYERS],
             answers: [None; MAX_PLAYERS],
         }
@@ -219,6 +224,18 @@ pub struct Game {
     pub(crate) result: Option<HandResult>,
     /// Every action of this hand, for records.
     pub(crate) log: heapless::Vec<(u8, Action), LOG_CAP>,
+    /// Which wall positions hold a red five (riichi rules; all `false` otherwise).
+    pub(crate) red: [bool; MAX_WALL],
+    /// Round wind, honba and riichi sticks (riichi rules; zero otherwise).
+    pub(crate) table: Table,
+    /// The table at the start of this hand (for records).
+    pub(crate) start_table: Table,
+    /// The table of the next hand and its dealer, decided when a riichi hand ends.
+    pub(crate) next_table: Option<(Table, u8)>,
+    /// Per-hand riichi state.
+    pub(crate) rh: RiichiHand,
+    /// The riichi result of the hand once it ended.
+    pub(crate) rresult: Option<RiichiResult>,
 }
 
 impl Game {
@@ -230,7 +247,8 @@ impl Game {
             *s = rules.starting_points;
         }
         let mut game = Game::blank(rules, seed, 0, 0, scores);
-        let (wall, len) = shuffled_wall(&rules, seed, 0);
+        let (wall, red, len) = shuffled_wall(&rules, seed, 0);
+        game.red = red;
         game.deal(&wall[..len])?;
         Ok(game)
     }
@@ -267,11 +285,18 @@ impl Game {
             claim: Claim::empty(),
             result: None,
             log: heapless::Vec::new(),
+            red: [false; MAX_WALL],
+            table: Table::default(),
+            start_table: Table::default(),
+            next_table: None,
+            rh: RiichiHand::default(),
+            rresult: None,
         }
     }
 
     /// Starts a hand from an explicit wall (checked to be a permutation of the tile set),
     /// for records and scenarios.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn from_wall(
         rules: Rules,
         seed: u64,
@@ -279,6 +304,8 @@ impl Game {
         dealer: u8,
         hand_number: u16,
         scores: [i32; 4],
+        red: &[bool],
+        table: Table,
     ) -> Result<Game, RuleError> {
         rules.validate()?;
         if dealer >= rules.players || hand_number >= rules.hands_per_game {
@@ -287,11 +314,17 @@ impl Game {
         // Scores are conserved (as `check_invariants` checks, modulo 2^32): a record
         // whose start scores do not add up is not a hand these rules can reach.
         let sum = scores.iter().fold(0i32, |a, &s| a.wrapping_add(s));
+        let deposits = Game::deposits(&rules, table.sticks);
         if scores.iter().skip(rules.players as usize).any(|&s| s != 0)
-            || sum != i32::from(rules.players).wrapping_mul(rules.starting_points)
+            || sum.wrapping_add(deposits)
+                != i32::from(rules.players).wrapping_mul(rules.starting_points)
         {
             return Err(RuleError::BadSetup);
         }
+        if !rules.is_riichi() && table != Table::default() {
+            return Err(RuleError::BadSetup);
+        }
+        let red = super::riichi::wall::check_reds(&rules, wall, red)?;
         let mut counts = [0u8; NUM_TILE_TYPES];
         for t in wall {
             if let Some(c) = counts.get_mut(t.index()) {
@@ -302,8 +335,17 @@ impl Game {
             return Err(RuleError::BadSetup);
         }
         let mut game = Game::blank(rules, seed, hand_number, dealer, scores);
+        game.red = red;
+        game.table = table;
         game.deal(wall)?;
         Ok(game)
+    }
+
+    /// Points in riichi deposits on the table (0 under the simple rules).
+    pub(crate) fn deposits(rules: &Rules, sticks: u8) -> i32 {
+        rules
+            .riichi
+            .map_or(0, |r| r.riichi_cost.wrapping_mul(i32::from(sticks)))
     }
 
     /// Builds a hand from hand strings, for tests and scenarios (not for play: the wall
@@ -322,6 +364,16 @@ impl Game {
         dealer: u8,
     ) -> Result<Game, RuleError> {
         rules.validate()?;
+        if rules.is_riichi() {
+            let setup = super::riichi::wall::RiichiSetup {
+                hands,
+                live,
+                rinshan: dead,
+                dealer,
+                ..Default::default()
+            };
+            return Game::from_riichi_setup(rules, &setup);
+        }
         let n = rules.players as usize;
         if hands.len() != n || dealer >= rules.players {
             return Err(RuleError::BadSetup);
@@ -364,7 +416,7 @@ impl Game {
         for s in scores.iter_mut().take(n) {
             *s = rules.starting_points;
         }
-        Game::from_wall(rules, 0, &wall, dealer, 0, scores)
+        Game::from_wall(rules, 0, &wall, dealer, 0, scores, &[], Table::default())
     }
 
     /// Deals `wall` and lets the dealer draw. Resets all per-hand state.
@@ -400,6 +452,13 @@ impl Game {
         self.phase = Phase::Turn;
         self.drawn = None;
         self.start_scores = self.scores;
+        self.start_table = self.table;
+        self.next_table = None;
+        self.rresult = None;
+        self.rh = super::riichi::RiichiHand::default();
+        if self.rules.is_riichi() {
+            self.deal_riichi(n);
+        }
         // Validation guarantees a non-empty live wall here.
         let _ = self.draw_live(self.dealer);
         Ok(())
@@ -411,21 +470,39 @@ impl Game {
             return None;
         }
         let t = *self.wall.get(self.draw_pos as usize)?;
+        let red = self.red.get(self.draw_pos as usize).copied().unwrap_or(false);
         self.draw_pos += 1;
-        self.add_drawn(seat, t);
+        self.add_drawn(seat, t, red);
+        self.rh.rinshan = false;
         Some(t)
     }
 
     /// Draws a kan replacement from the end of the dead wall and tops the dead wall up
     /// with the last live-wall tile. Legality checks guarantee a non-empty live wall.
+    ///
+    /// Under riichi rules the last 10 tiles of the dead wall are the dora and ura dora
+    /// indicators: the replacement is the tile just before them, and the indicators move
+    /// up one place (so the dead wall still ends with them and keeps its size).
     pub(crate) fn draw_replacement(&mut self, seat: u8) -> Option<Tile> {
         if self.live_end <= self.draw_pos || self.dead_end == 0 {
             return None;
         }
-        let t = *self.wall.get(self.dead_end as usize - 1)?;
+        let end = self.dead_end as usize;
+        let p = end.checked_sub(1 + self.indicator_block())?;
+        if p < self.live_end as usize {
+            return None;
+        }
+        let t = *self.wall.get(p)?;
+        let red = self.red.get(p).copied().unwrap_or(false);
+        // A no-op for the simple rules (p = end − 1).
+        if let (Some(w), Some(r)) = (self.wall.get_mut(p..end), self.red.get_mut(p..end)) {
+            w.rotate_left(1);
+            r.rotate_left(1);
+        }
         self.dead_end -= 1;
         self.live_end -= 1;
-        self.add_drawn(seat, t);
+        self.add_drawn(seat, t, red);
+        self.rh.rinshan = true;
         Some(t)
     }
 
@@ -457,8 +534,11 @@ impl Game {
         }
     }
 
-    fn add_drawn(&mut self, seat: u8, t: Tile) {
+    fn add_drawn(&mut self, seat: u8, t: Tile, red: bool) {
         self.update_count(seat, t, |c| c + 1);
+        if red {
+            self.add_red(seat, t);
+        }
         self.turn = seat;
         self.drawn = Some(t);
         self.after_call = false;
@@ -480,16 +560,22 @@ impl Game {
                 .copied()
                 .unwrap_or(false)
         });
-        let next_dealer = if dealer_won {
+        let mut next_dealer = if dealer_won {
             self.dealer
         } else {
             (self.dealer + 1) % self.rules.players
         };
+        let mut table = self.table;
+        if let Some((t, d)) = self.next_table {
+            (table, next_dealer) = (t, d);
+        }
         let next_hand = self.hand_number.saturating_add(1);
-        let (wall, len) = shuffled_wall(&self.rules, self.seed, next_hand);
+        let (wall, red, len) = shuffled_wall(&self.rules, self.seed, next_hand);
         let mut next = self.clone();
         next.hand_number = next_hand;
         next.dealer = next_dealer;
+        next.table = table;
+        next.red = red;
         next.deal(&wall[..len])?;
         *self = next;
         let mut ev = super::Events::new();
@@ -612,25 +698,49 @@ impl Game {
     }
 }
 
-/// The shuffled wall of hand `hand_number` of the game with `seed`.
+/// The shuffled wall of hand `hand_number` of the game with `seed`, with the positions
+/// of its red fives.
+///
+/// The wall is the tile set in index order, four copies each, permuted by the
+/// generator; under riichi rules the first copies of each five are the red ones
+/// ([`RiichiRules::red_fives`](crate::RiichiRules::red_fives) per suit), and they
+/// travel with the permutation. The permutation depends only on the wall's length, so
+/// the simple presets get exactly the walls they always had.
 pub(crate) fn shuffled_wall(
     rules: &Rules,
     seed: u64,
     hand_number: u16,
-) -> ([Tile; MAX_WALL], usize) {
-    let mut wall = [Tile::EAST; MAX_WALL];
+) -> ([Tile; MAX_WALL], [bool; MAX_WALL], usize) {
+    let mut tiles = [Tile::EAST; MAX_WALL];
+    let mut reds = [false; MAX_WALL];
+    let red_fives = rules.riichi.map_or([0; 3], |r| r.red_fives);
     let mut len = 0;
     for t in rules.tile_set.tiles() {
-        for _ in 0..4 {
-            if let Some(slot) = wall.get_mut(len) {
+        let red_copies = match (t.is_honor(), t.number()) {
+            (false, 5) => red_fives.get(t.suit().index()).copied().unwrap_or(0),
+            _ => 0,
+        };
+        for copy in 0..4 {
+            if let (Some(slot), Some(r)) = (tiles.get_mut(len), reds.get_mut(len)) {
                 *slot = t;
+                *r = copy < red_copies;
                 len += 1;
             }
         }
     }
+    let mut order = [0u8; MAX_WALL];
+    for (i, o) in order.iter_mut().enumerate() {
+        *o = i as u8;
+    }
     let mut rng = Rng::new(Rng::derive_seed(seed, hand_number as u64));
-    rng.shuffle(&mut wall[..len]);
-    (wall, len)
+    rng.shuffle(&mut order[..len]);
+    let mut wall = [Tile::EAST; MAX_WALL];
+    let mut red = [false; MAX_WALL];
+    for ((w, r), &o) in wall.iter_mut().zip(red.iter_mut()).zip(&order[..len]) {
+        *w = tiles.get(o as usize).copied().unwrap_or(Tile::EAST);
+        *r = reds.get(o as usize).copied().unwrap_or(false);
+    }
+    (wall, red, len)
 }
 
 #[cfg(test)]

@@ -52,7 +52,7 @@ use crate::game::MeldKind;
 use crate::tile::{Tile, TileCounts, TileSet};
 
 /// The rule set a hand is scored under.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Preset {
     /// Tenhou four-player (136 tiles, chi allowed).
     Tenhou4p,

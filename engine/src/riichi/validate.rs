@@ -146,7 +146,8 @@ fn check_conditions(input: &WinInput) -> Result<(), ScoreError> {
         riichi && !input.is_closed(),
         c.ippatsu && !riichi,
         c.haitei && !tsumo,
-        c.rinshan && (!tsumo || !has_kan),
+        // A kita's replacement tile is a rinshan tile too (sanma).
+        c.rinshan && (!tsumo || (!has_kan && input.kita == 0)),
         c.houtei && tsumo,
         c.chankan && tsumo,
         c.haitei && c.rinshan,

@@ -1,0 +1,331 @@
+//! Riichi settlement: the [`WinInput`] of a win, payments of wins (double ron, honba,
+//! riichi sticks), exhaustive draws (tenpai payments, nagashi mangan) and abortive
+//! draws. Every payment moves points between seats or from the table's sticks, so
+//! `scores + deposits` stays `players × starting points` ([`check_invariants`]).
+//!
+//! [`check_invariants`]: super::super::check_invariants
+
+use super::super::event::{Event, Events, HandEndKind, HandResult};
+use super::super::scoring::score_win;
+use super::super::state::{Game, MAX_PLAYERS};
+use super::super::WinShape;
+use super::{DrawKind, RiichiResult, RiichiWin};
+use crate::riichi::{score, Conditions, Meld, Riichi, WinInput, WinMethod, Wind};
+use crate::tile::Tile;
+
+fn wind(i: u8) -> Wind {
+    match i % 4 {
+        0 => Wind::East,
+        1 => Wind::South,
+        2 => Wind::West,
+        _ => Wind::North,
+    }
+}
+
+fn emit(ev: &mut Events, e: Event) {
+    // EVENTS_CAP bounds the longest sequence one call can emit; see event.rs.
+    let _ = ev.push(e);
+}
+
+impl Game {
+    /// The seat wind of `seat`: 0 East (the dealer), 1 South, ...
+    pub(crate) fn seat_wind(&self, seat: u8) -> u8 {
+        let n = self.rules.players.max(1);
+        (seat + n - self.dealer % n) % n
+    }
+
+    /// Red fives of `seat`'s hand and melds, per suit.
+    fn red_fives_of(&self, seat: u8) -> [u8; 3] {
+        let s = seat as usize;
+        let mut red = self.rh.red_hand.get(s).copied().unwrap_or_default();
+        let melds = self.melds.get(s).map_or(0, |m| m.len());
+        let per_meld = self.rh.red_melds.get(s).copied().unwrap_or_default();
+        for (m, &k) in self.melds(seat).iter().zip(per_meld.iter()).take(melds) {
+            if let Some(suit) = (!m.tile.is_honor()).then(|| m.tile.suit().index()) {
+                if let Some(r) = red.get_mut(suit) {
+                    *r += k;
+                }
+            }
+        }
+        red
+    }
+
+    /// The scorer's input for `seat` winning on `tile` (tsumo when `from` is `None`);
+    /// `with_table`: the honba and riichi sticks are this winner's.
+    pub(crate) fn win_input(
+        &self,
+        seat: u8,
+        tile: Tile,
+        from: Option<u8>,
+        robbing: bool,
+        with_table: bool,
+    ) -> Option<WinInput> {
+        let r = self.rules.riichi?;
+        let s = seat as usize;
+        let mut concealed = *self.hands.get(s)?;
+        if from.is_some() {
+            *concealed.get_mut(tile.index())? += 1;
+        }
+        let mut input = WinInput::new(r.preset, concealed, tile);
+        for m in self.melds(seat) {
+            let _ = input.melds.push(Meld {
+                kind: m.kind,
+                tile: m.tile,
+            });
+        }
+        let tsumo = from.is_none();
+        input.method = if tsumo {
+            WinMethod::Tsumo
+        } else {
+            WinMethod::Ron
+        };
+        let declared = self.in_riichi(seat);
+        let double = self.rh.double.get(s).copied().unwrap_or(false);
+        let live_empty = self.live_wall_remaining() == 0;
+        let first = tsumo && self.first_turn(seat);
+        input.conditions = Conditions {
+            riichi: match (declared, double) {
+                (false, _) => Riichi::None,
+                (true, false) => Riichi::Riichi,
+                (true, true) => Riichi::Double,
+            },
+            ippatsu: declared && self.rh.ippatsu.get(s).copied().unwrap_or(false),
+            haitei: tsumo && live_empty && !self.rh.rinshan,
+            houtei: !tsumo && live_empty && !robbing,
+            rinshan: tsumo && self.rh.rinshan,
+            chankan: robbing,
+            tenhou: first && seat == self.dealer,
+            chiihou: first && seat != self.dealer,
+        };
+        input.round_wind = wind(self.table.round);
+        input.seat_wind = wind(self.seat_wind(seat));
+        input.dora_indicators = self.dora_indicators();
+        if declared {
+            input.ura_indicators = self.ura_indicators();
+        }
+        input.red_fives = self.red_fives_of(seat);
+        if from.is_some() && self.rh.red_claim {
+            let suit = tile.suit().index();
+            if let Some(x) = input.red_fives.get_mut(suit) {
+                *x += 1;
+            }
+        }
+        input.kita = self.rh.kita.get(s).copied().unwrap_or(0);
+        if with_table {
+            input.honba = self.table.honba;
+            input.riichi_sticks = self.table.sticks;
+        }
+        Some(input)
+    }
+
+    fn empty_result(&self, kind: HandEndKind) -> (HandResult, RiichiResult) {
+        let result = HandResult {
+            kind,
+            winners: [false; 4],
+            discarder: None,
+            tile: None,
+            values: [0; 4],
+            deltas: [0; 4],
+        };
+        let rres = RiichiResult {
+            wins: heapless::Vec::new(),
+            draw: None,
+            tenpai: [false; MAX_PLAYERS],
+            nagashi: [false; MAX_PLAYERS],
+            deltas: [0; MAX_PLAYERS],
+            dora_indicators: self.dora_indicators(),
+            ura_indicators: heapless::Vec::new(),
+            honba: self.table.honba,
+            sticks_taken: 0,
+        };
+        (result, rres)
+    }
+
+    /// Pays the riichi wins of `winners` (in turn order from the discarder) on `tile`.
+    pub(crate) fn settle_riichi(
+        &mut self,
+        winners: &[u8],
+        from: Option<u8>,
+        tile: Tile,
+        ev: &mut Events,
+    ) {
+        let robbing = from.is_some() && self.claim.robbing;
+        let triple = self.rules.riichi.is_some_and(|r| r.abort_triple_ron);
+        if from.is_some() && winners.len() >= 3 && triple {
+            self.put_down_stick();
+            self.abort(DrawKind::TripleRon, ev);
+            return;
+        }
+        // A ron on the riichi discard voids the riichi: no stick.
+        self.rh.stick_pending = false;
+        let (mut result, mut rres) = self.empty_result(HandEndKind::Win);
+        result.discarder = from;
+        result.tile = Some(tile);
+        let n = self.rules.players as usize;
+        let mut ura = false;
+        for (k, &w) in winners.iter().enumerate() {
+            let wi = w as usize;
+            let Some(input) = self.win_input(w, tile, from, robbing, k == 0) else {
+                continue;
+            };
+            // Legality checked that the win scores.
+            let Ok(sc) = score(&input) else {
+                continue;
+            };
+            ura |= !input.ura_indicators.is_empty();
+            let p = sc.payment;
+            let d = &mut result.deltas;
+            match from {
+                Some(f) => {
+                    add(d, f as usize, -(p.from_discarder as i32));
+                    add(d, wi, p.from_discarder as i32);
+                }
+                None => {
+                    for payer in (0..n).filter(|&x| x != wi) {
+                        let amount = if payer == self.dealer as usize {
+                            p.from_dealer
+                        } else {
+                            p.from_each_non_dealer
+                        } as i32;
+                        add(d, payer, -amount);
+                        add(d, wi, amount);
+                    }
+                }
+            }
+            add(d, wi, p.riichi_sticks as i32);
+            if k == 0 {
+                rres.sticks_taken = self.table.sticks;
+            }
+            if let (Some(won), Some(v)) = (result.winners.get_mut(wi), result.values.get_mut(wi))
+            {
+                *won = true;
+                *v = p.total as i32;
+            }
+            let shape = self
+                .hands
+                .get(wi)
+                .and_then(|h| {
+                    let mut c = *h;
+                    if from.is_some() {
+                        *c.get_mut(tile.index())? += 1;
+                    }
+                    score_win(&self.rules, &c, self.melds(w), from.is_none())
+                })
+                .map_or(WinShape::Regular, |v| v.shape);
+            emit(
+                ev,
+                Event::Won {
+                    seat: w,
+                    from,
+                    tile,
+                    shape,
+                    value: p.total as i32,
+                },
+            );
+            let _ = rres.wins.push(RiichiWin {
+                seat: w,
+                from,
+                tile,
+                score: sc,
+            });
+        }
+        if !rres.wins.is_empty() {
+            self.table.sticks = 0;
+        }
+        if ura {
+            rres.ura_indicators = self.ura_indicators();
+        }
+        self.finish_riichi(result, rres, ev);
+    }
+
+    /// Applies the deltas, records the riichi result and ends the hand.
+    fn finish_riichi(&mut self, result: HandResult, mut rres: RiichiResult, ev: &mut Events) {
+        for (s, d) in self.scores.iter_mut().zip(result.deltas) {
+            *s = s.wrapping_add(d);
+        }
+        rres.deltas = result.deltas;
+        self.rresult = Some(rres);
+        self.end_hand(result, ev);
+    }
+
+    /// Puts the riichi stick of the discard whose window closed without a win down.
+    pub(crate) fn put_down_stick(&mut self) {
+        if !self.rh.stick_pending {
+            return;
+        }
+        self.rh.stick_pending = false;
+        let cost = self.rules.riichi.map_or(0, |r| r.riichi_cost);
+        if let Some(s) = self.scores.get_mut(self.claim.from as usize) {
+            *s = s.wrapping_sub(cost);
+        }
+        self.table.sticks = self.table.sticks.saturating_add(1);
+    }
+
+    /// An abortive draw: nobody pays, the sticks stay on the table.
+    pub(crate) fn abort(&mut self, kind: DrawKind, ev: &mut Events) {
+        let (result, mut rres) = self.empty_result(HandEndKind::ExhaustiveDraw);
+        rres.draw = Some(kind);
+        self.finish_riichi(result, rres, ev);
+    }
+
+    /// The live wall ran out: nagashi mangan, else tenpai payments.
+    pub(crate) fn exhaustive_riichi(&mut self, ev: &mut Events) {
+        let Some(r) = self.rules.riichi else {
+            return;
+        };
+        let n = self.rules.players as usize;
+        let (mut result, mut rres) = self.empty_result(HandEndKind::ExhaustiveDraw);
+        rres.draw = Some(DrawKind::Exhaustive);
+        for s in 0..n {
+            if let Some(t) = rres.tenpai.get_mut(s) {
+                *t = self.seat_waits(s as u8) != 0;
+            }
+            let row = self.discards(s as u8);
+            let nagashi = r.nagashi_mangan
+                && !row.is_empty()
+                && row
+                    .iter()
+                    .all(|d| !d.claimed && d.tile.is_terminal_or_honor());
+            if let Some(x) = rres.nagashi.get_mut(s) {
+                *x = nagashi;
+            }
+        }
+        let d = &mut result.deltas;
+        if rres.nagashi.iter().any(|&x| x) {
+            // Paid as a mangan tsumo (basic points 2000) without honba; tsumo loss in
+            // sanma (riichi.wiki, Nagashi mangan; Tenhou).
+            for w in (0..n).filter(|&w| rres.nagashi.get(w).copied().unwrap_or(false)) {
+                let dealer_wins = w == self.dealer as usize;
+                for payer in (0..n).filter(|&p| p != w) {
+                    let amount = if dealer_wins || payer == self.dealer as usize {
+                        4000
+                    } else {
+                        2000
+                    };
+                    add(d, payer, -amount);
+                    add(d, w, amount);
+                }
+            }
+        } else {
+            let tenpai = rres.tenpai.iter().take(n).filter(|&&t| t).count() as i32;
+            let noten = n as i32 - tenpai;
+            if tenpai > 0 && noten > 0 {
+                for s in 0..n {
+                    let amount = if rres.tenpai.get(s).copied().unwrap_or(false) {
+                        r.noten_total / tenpai
+                    } else {
+                        -(r.noten_total / noten)
+                    };
+                    add(d, s, amount);
+                }
+            }
+        }
+        self.finish_riichi(result, rres, ev);
+    }
+}
+
+fn add(d: &mut [i32; 4], seat: usize, amount: i32) {
+    if let Some(x) = d.get_mut(seat) {
+        *x = x.wrapping_add(amount);
+    }
+}

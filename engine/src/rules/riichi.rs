@@ -1,0 +1,153 @@
+//! The game flow of riichi mahjong under Tenhou's rules, as data: [`RiichiRules`].
+//!
+//! Sources: Tenhou's published rules (<https://tenhou.net/man/>, the "ルール" section:
+//! 赤あり, 喰いタンあり, 後付けあり, 東南戦 / 東風戦 with 西入 / 南入, 30000点返し (sanma
+//! 40000), ハコ下終了, オーラス親のアガリ止めあり / テンパイ止めなし, 途中流局あり: 九種九牌,
+//! 四風連打, 四家立直, 四開槓, 三家和; 流し満貫あり; ダブロンあり) and the Japanese Mahjong
+//! Wiki (<https://riichi.wiki/Tenhou.net_rules>, <https://riichi.wiki/Sanma>,
+//! <https://riichi.wiki/Riichi>, <https://riichi.wiki/Ippatsu>,
+//! <https://riichi.wiki/Furiten>, <https://riichi.wiki/Tochuu_ryuukyoku>).
+//!
+//! Choices where the sources leave room, made once here:
+//! - **Agari-yame** (the dealer's own win in the last hand ends the game when the dealer
+//!   is then in sole first place with at least the target): yes, automatically; there
+//!   is no **tenpai-yame** (a tenpai dealer in the last hand always continues).
+//! - **Extension** (西入 / 南入): when nobody has reached the target after the last hand,
+//!   the next wind is played; the game ends at the end of any hand of the extension in
+//!   which someone has reached the target (sudden death), and at the latest after the
+//!   extension wind's last hand. A dealer who continues without being in first place
+//!   keeps playing, as in the last hand.
+//! - **Busting**: a score below 0 (not 0 itself) ends the game at the end of the hand.
+//! - Riichi sticks left on the table at the end go to the first-placed player (ties by
+//!   seat order from the first dealer, which is also the tie-break of the placings).
+//! - **Double ron**: both winners are paid by the discarder; the honba bonus and the
+//!   riichi sticks go to the first winner in turn order after the discarder (上家取り).
+//!   Three rons on one discard abort the hand in four-player (三家和).
+//! - **Kita** (sanma): a north set aside on the own turn (not after a call, not from the
+//!   last live tile), with a replacement draw from the dead wall; each is one han of
+//!   dora and counts as a north for the dora indicators. It breaks ippatsu and the first
+//!   uninterrupted go-around like a call (riichi.wiki, Ippatsu: "In sanma, the call for
+//!   kita also denies ippatsu"). A win on its replacement tile is rinshan kaihou. Ron
+//!   on a kita is not offered.
+//! - **Kan dora**: a closed kan reveals its indicator at once; an open or added kan
+//!   reveals it when its declarer discards next (so a ron on that discard counts it, a
+//!   rinshan win before it does not).
+//! - **Tenpai at an exhaustive draw** counts by shape (no yaku needed), but a hand
+//!   waiting only on tile types it holds all four of is noten (純カラ).
+//! - **Noten payments**: 3000 split in four-player; 2000 split in sanma (riichi.wiki,
+//!   Sanma: "the tenpai payment is 2000 points in total" on Tenhou).
+//! - Abortive draws and exhaustive draws add a honba; the dealer continues after an
+//!   abortive draw and after an exhaustive draw in which the dealer is tenpai.
+
+use serde::{Deserialize, Serialize};
+
+use crate::riichi::Preset;
+
+/// How many winds a game lasts before its extension.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
+pub enum GameLength {
+    /// 東風戦: the East round only (extension: South).
+    EastOnly,
+    /// 東南戦 (hanchan): East and South (extension: West).
+    Hanchan,
+}
+
+impl GameLength {
+    /// The index of the last regular round wind (0 East, 1 South).
+    pub const fn last_round(self) -> u8 {
+        match self {
+            GameLength::EastOnly => 0,
+            GameLength::Hanchan => 1,
+        }
+    }
+}
+
+/// The riichi part of [`crate::Rules`]: present for the Tenhou presets, absent for the
+/// simple-rules presets (whose play it never changes).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
+pub struct RiichiRules {
+    /// How wins are scored ([`crate::riichi::score`]): Tenhou four-player or sanma.
+    pub preset: Preset,
+    /// East-only or hanchan.
+    pub length: GameLength,
+    /// The score someone must reach for the game to end after the last hand (Tenhou:
+    /// 30000 four-player, 40000 sanma); otherwise the extension is played.
+    pub target: i32,
+    /// Red fives in the wall per suit (man, pin, sou): one physical copy of the five is
+    /// red (Tenhou: one of each in four-player; 5p and 5s in sanma, which has no 5m).
+    pub red_fives: [u8; 3],
+    /// Whether norths may be set aside as kita (sanma only).
+    pub kita: bool,
+    /// The riichi deposit (1000).
+    pub riichi_cost: i32,
+    /// Riichi needs at least this many live-wall tiles left, so that the declarer draws
+    /// again (Tenhou: 4).
+    pub riichi_min_live: u8,
+    /// Noten payments in total at an exhaustive draw (3000 four-player, 2000 sanma).
+    pub noten_total: i32,
+    /// Whether a score below zero ends the game (ハコ下終了).
+    pub bust_ends_game: bool,
+    /// Whether the dealer's win in the last hand ends the game when the dealer is then
+    /// first with at least the target (アガリ止め, automatic on Tenhou).
+    pub agari_yame: bool,
+    /// Whether nagashi mangan is paid at an exhaustive draw.
+    pub nagashi_mangan: bool,
+    /// Nine or more different terminals and honours on the first uninterrupted draw may
+    /// abort the hand (九種九牌, the `NineTerminals` action).
+    pub abort_nine_terminals: bool,
+    /// Four identical wind discards as the first four discards abort (四風連打, 4p).
+    pub abort_four_winds: bool,
+    /// A fourth riichi stick put down aborts (四家立直, 4p).
+    pub abort_four_riichi: bool,
+    /// A fourth kan by more than one player aborts after its discard (四開槓).
+    pub abort_four_kans: bool,
+    /// Three rons on one discard abort (三家和, 4p).
+    pub abort_triple_ron: bool,
+}
+
+impl RiichiRules {
+    /// Tenhou four-player, hanchan.
+    pub const fn tenhou_4p() -> RiichiRules {
+        RiichiRules {
+            preset: Preset::Tenhou4p,
+            length: GameLength::Hanchan,
+            target: 30_000,
+            red_fives: [1, 1, 1],
+            kita: false,
+            riichi_cost: 1000,
+            riichi_min_live: 4,
+            noten_total: 3000,
+            bust_ends_game: true,
+            agari_yame: true,
+            nagashi_mangan: true,
+            abort_nine_terminals: true,
+            abort_four_winds: true,
+            abort_four_riichi: true,
+            abort_four_kans: true,
+            abort_triple_ron: true,
+        }
+    }
+
+    /// Tenhou sanma, hanchan: no four-winds, four-riichi or triple-ron aborts (they need
+    /// four players), kita on.
+    pub const fn tenhou_sanma() -> RiichiRules {
+        RiichiRules {
+            preset: Preset::TenhouSanma,
+            length: GameLength::Hanchan,
+            target: 40_000,
+            red_fives: [0, 1, 1],
+            kita: true,
+            riichi_cost: 1000,
+            riichi_min_live: 4,
+            noten_total: 2000,
+            bust_ends_game: true,
+            agari_yame: true,
+            nagashi_mangan: true,
+            abort_nine_terminals: true,
+            abort_four_winds: false,
+            abort_four_riichi: false,
+            abort_four_kans: true,
+            abort_triple_ron: false,
+        }
+    }
+}
