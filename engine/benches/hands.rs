@@ -179,6 +179,8 @@ fn main() {
     for (name, rules) in [
         ("sanma", Rules::sanma()),
         ("four-player", Rules::four_player()),
+        ("tenhou-sanma", Rules::tenhou_sanma()),
+        ("tenhou-4p", Rules::tenhou_4p()),
     ] {
         let n = rules.players as usize;
         if run("first") {

@@ -298,13 +298,22 @@ mod tests {
         assert_eq!(Rules::default(), Rules::sanma());
         assert_eq!(Rules::preset("4p"), Some(Rules::four_player()));
         assert_eq!(Rules::preset("riichi"), None);
-        for name in ["tenhou-sanma", "tenhou-4p", "tenhou-sanma-east", "tenhou-4p-east"] {
+        for name in [
+            "tenhou-sanma",
+            "tenhou-4p",
+            "tenhou-sanma-east",
+            "tenhou-4p-east",
+        ] {
             let r = Rules::preset(name).unwrap();
             assert_eq!(r.validate(), Ok(()), "{name}");
             assert!(r.is_riichi());
         }
         assert_eq!(
-            Rules::preset("tenhou-4p-east").unwrap().riichi.unwrap().length,
+            Rules::preset("tenhou-4p-east")
+                .unwrap()
+                .riichi
+                .unwrap()
+                .length,
             GameLength::EastOnly
         );
         assert_eq!(Rules::sanma().east_only(), Rules::sanma());

@@ -109,3 +109,61 @@ fn random_bot_is_deterministic_for_a_seed() {
     let b = one_hand(Rules::sanma(), 5, &[false, false, false]);
     assert_eq!(a, b);
 }
+
+/// Whole riichi games with efficiency and random bots mixed per seat: every hand ends,
+/// the invariants hold after it, the efficiency bot declares riichi and sets norths
+/// aside, and every win has a yaku.
+#[test]
+fn bots_play_riichi_games() {
+    use engine::game::Phase;
+    for rules in [Rules::tenhou_sanma(), Rules::tenhou_4p()] {
+        let n = rules.players as usize;
+        let (mut riichi, mut kita, mut wins, mut hands) = (0, 0, 0, 0);
+        for seed in 0..40u64 {
+            let mut game = Game::new(rules, seed).unwrap();
+            loop {
+                let mut boxed: Vec<Box<dyn Agent>> = (0..n)
+                    .map(|s| -> Box<dyn Agent> {
+                        if (s as u64 + seed) % 2 == 0 {
+                            Box::new(EfficiencyBot)
+                        } else {
+                            Box::new(RandomBot::new(seed * 7 + s as u64))
+                        }
+                    })
+                    .collect();
+                let mut agents: Vec<&mut dyn Agent> = boxed.iter_mut().map(|b| &mut **b).collect();
+                let summary = play_hand(&mut game, &mut agents).unwrap();
+                check_invariants(&game).unwrap();
+                hands += 1;
+                riichi += game
+                    .actions()
+                    .iter()
+                    .filter(|(_, a)| matches!(a, Action::Riichi(_)))
+                    .count();
+                kita += game
+                    .actions()
+                    .iter()
+                    .filter(|(_, a)| *a == Action::Kita)
+                    .count();
+                let result = game.riichi_result().unwrap();
+                assert_eq!(result.deltas, summary.result.deltas);
+                for w in &result.wins {
+                    assert!(!w.score.yaku.is_empty());
+                    assert!(w.score.han > 0 || w.score.yakuman > 0);
+                    wins += 1;
+                }
+                if game.phase() == Phase::GameOver {
+                    break;
+                }
+                game.start_next_hand().unwrap();
+            }
+            let total: i32 = game.scores().iter().sum();
+            assert_eq!(total, n as i32 * rules.starting_points);
+        }
+        assert!(
+            riichi > 0 && wins > 0 && hands > 40,
+            "{riichi} {wins} {hands}"
+        );
+        assert_eq!(kita > 0, rules.players == 3, "kita only in sanma: {kita}");
+    }
+}

@@ -6,7 +6,10 @@ use crate::game::{Action, LegalActions, Observation};
 use crate::shanten::Forms;
 use crate::tile::{Tile, TileCounts, TileSet};
 
-/// Wins whenever it can. Otherwise:
+/// Wins whenever it can (under riichi rules only wins with a yaku are legal). Otherwise:
+/// - **Riichi rules**: kita whenever it is legal; riichi with the chosen discard whenever
+///   that is legal (closed, tenpai after it, enough points and wall); never the
+///   nine-terminals abort.
 /// - **Discard**: [`best_discard`] — lowest shanten after the discard, then most ukeire
 ///   counted with the seat's unseen tiles, then the second-step measure, then honours
 ///   and terminals first.
@@ -144,7 +147,11 @@ impl Agent for EfficiencyBot {
             let baseline = view.waiting(&obs.hand, melds);
             return Self::best_call(&view, obs, legal, baseline).unwrap_or(Action::Pass);
         }
-        // Our turn: the best discard, unless a kan is at least as good.
+        // Our turn: kita (a free han and a replacement draw), then the best discard,
+        // unless a kan is at least as good; riichi with it when allowed.
+        if legal.contains(Action::Kita) {
+            return Action::Kita;
+        }
         let Some((discard_key, tile)) = view.discarding(&obs.hand, melds) else {
             return fallback;
         };
@@ -152,7 +159,9 @@ impl Agent for EfficiencyBot {
             return kan;
         }
         let discard = Action::Discard(tile);
-        if legal.contains(discard) {
+        if legal.contains(Action::Riichi(tile)) {
+            Action::Riichi(tile)
+        } else if legal.contains(discard) {
             discard
         } else {
             // The engine may forbid some discards (none today); keep to the legal ones.

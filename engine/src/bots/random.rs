@@ -13,6 +13,9 @@ pub const DEFAULT_CALL_PROBABILITY: f32 = 0.1;
 /// Wins whenever it can (tsumo or ron); otherwise discards uniformly at random among the
 /// legal discards, and takes each offered call with probability
 /// [`RandomBot::call_probability`] (a uniformly chosen one when several are offered).
+/// Under riichi rules the riichi actions (`Riichi(tile)`, `Kita`, `NineTerminals`)
+/// count as calls: offered ones are taken with the same probability, uniformly among
+/// all offered calls.
 #[derive(Clone, Debug)]
 pub struct RandomBot {
     rng: Rng,
@@ -30,11 +33,19 @@ impl RandomBot {
     }
 }
 
-/// Legal calls the bot considers (pon, open kan, chi, closed and added kans).
+/// Legal calls the bot considers (pon, open kan, chi, closed and added kans, and the
+/// riichi actions).
 fn is_call(a: &Action) -> bool {
     matches!(
         a,
-        Action::Pon | Action::OpenKan | Action::Chi(_) | Action::ClosedKan(_) | Action::AddedKan(_)
+        Action::Pon
+            | Action::OpenKan
+            | Action::Chi(_)
+            | Action::ClosedKan(_)
+            | Action::AddedKan(_)
+            | Action::Riichi(_)
+            | Action::Kita
+            | Action::NineTerminals
     )
 }
 
@@ -50,8 +61,9 @@ fn ones(x: u64) -> u32 {
 
 /// Action indices `0..34` (discards) in the first bitset word.
 const DISCARD_BITS: u64 = (1 << 34) - 1;
-/// Action indices 128..136 (chi) and 138, 139 (pon, open kan) in the third word.
-const CALL_BITS_2: u64 = 0xff | 1 << 10 | 1 << 11;
+/// Action indices 128..136 (chi), 138, 139 (pon, open kan) and 141..177 (the riichi
+/// actions, never legal under the simple rules) in the third word.
+const CALL_BITS_2: u64 = 0xff | 1 << 10 | 1 << 11 | ((1 << 36) - 1) << 13;
 
 /// The most calls and discards the bot chooses among (the first ones in the legal
 /// list); no reachable state offers more.

@@ -92,7 +92,10 @@ impl Game {
         let s = seat as usize;
         // Open and added kans reveal their dora after their declarer's discard.
         self.flush_pending_dora();
-        let index = self.discards.get(s).map_or(0, |d| d.len().saturating_sub(1));
+        let index = self
+            .discards
+            .get(s)
+            .map_or(0, |d| d.len().saturating_sub(1));
         if let Some(d) = self.rh.discarded.get_mut(s) {
             *d |= 1u64 << t.index();
         }
@@ -107,9 +110,7 @@ impl Game {
             *i = riichi;
         }
         if riichi {
-            if let (Some(d), Some(dbl)) =
-                (self.rh.declared.get_mut(s), self.rh.double.get_mut(s))
-            {
+            if let (Some(d), Some(dbl)) = (self.rh.declared.get_mut(s), self.rh.double.get_mut(s)) {
                 *d = Some(index as u8);
                 *dbl = first;
             }
@@ -291,12 +292,9 @@ impl Game {
                     .melds(seat)
                     .iter()
                     .position(|m| m.kind == MeldKind::AddedKan && m.tile == t);
-                if let Some(r) = index.and_then(|i| {
-                    self.rh
-                        .red_melds
-                        .get_mut(s)
-                        .and_then(|m| m.get_mut(i))
-                }) {
+                if let Some(r) =
+                    index.and_then(|i| self.rh.red_melds.get_mut(s).and_then(|m| m.get_mut(i)))
+                {
                     *r += self.rh.red_claim as u8;
                 }
                 self.rh.red_claim = false;
@@ -322,7 +320,11 @@ impl Game {
             self.abort(DrawKind::FourRiichi, ev);
             return true;
         }
-        let first = self.discards.first().and_then(|d| d.first()).map(|d| d.tile);
+        let first = self
+            .discards
+            .first()
+            .and_then(|d| d.first())
+            .map(|d| d.tile);
         let four_winds = four
             && r.abort_four_winds
             && !self.rh.calls

@@ -3,10 +3,10 @@
 use core::fmt;
 
 use super::event::HandEndKind;
+use super::meld::MeldKind;
 use super::riichi::legal::NORTH;
 use super::riichi::wall::five_suit;
 use super::riichi::DrawKind;
-use super::meld::MeldKind;
 use super::state::{Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 

@@ -119,7 +119,11 @@ impl Game {
         let Some(drawn) = self.drawn else {
             return;
         };
-        if self.discards.get(seat as usize).is_some_and(|d| !d.is_full()) {
+        if self
+            .discards
+            .get(seat as usize)
+            .is_some_and(|d| !d.is_full())
+        {
             out.push_discards(1u64 << drawn.index());
         }
         if self.can_tsumo(seat) {

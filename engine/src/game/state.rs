@@ -470,7 +470,11 @@ impl Game {
             return None;
         }
         let t = *self.wall.get(self.draw_pos as usize)?;
-        let red = self.red.get(self.draw_pos as usize).copied().unwrap_or(false);
+        let red = self
+            .red
+            .get(self.draw_pos as usize)
+            .copied()
+            .unwrap_or(false);
         self.draw_pos += 1;
         self.add_drawn(seat, t, red);
         self.rh.rinshan = false;

@@ -23,6 +23,15 @@ pub struct Stats {
     pub robbed: u64,
     pub seven_pairs: u64,
     pub orphans: u64,
+    /// Riichi rules: declarations, kita, nine-terminals aborts, other abortive draws,
+    /// nagashi mangan, wins with ura dora shown, extensions and busted games.
+    pub riichi: u64,
+    pub kita: u64,
+    pub nine_terminals: u64,
+    pub aborts: u64,
+    pub nagashi: u64,
+    pub yaku_wins: u64,
+    pub busts: u64,
 }
 
 /// Whether `t` is a lone tile in `hand`: one copy, no neighbour within two in its suit.
@@ -100,6 +109,10 @@ pub fn check_observation(g: &Game, seat: u8, stale: &mut Option<Observation>) {
     for t in g.live_wall().iter().chain(g.dead_wall()) {
         hidden[t.index()] += 1;
     }
+    // Revealed dora indicators lie in the dead wall but are seen by everyone.
+    for t in g.dora_indicators() {
+        hidden[t.index()] -= 1;
+    }
     assert_eq!(o.unseen, hidden, "unseen tiles of seat {seat}");
     assert_eq!(&o.hand, g.hand(seat).unwrap());
     assert_eq!(o.live_wall as usize, g.live_wall().len());
@@ -142,6 +155,12 @@ pub fn play_game(
                         .unwrap_or(false);
                 let events = g.apply(seat, a).expect("legal action applies");
                 stats.actions += 1;
+                match a {
+                    Action::Riichi(_) => stats.riichi += 1,
+                    Action::Kita => stats.kita += 1,
+                    Action::NineTerminals => stats.nine_terminals += 1,
+                    _ => {}
+                }
                 if check && stats.actions % 64 == 0 {
                     check_observation(&g, seat, &mut stale);
                 }
@@ -178,7 +197,25 @@ pub fn play_game(
                         }
                         Event::HandEnded(r) => {
                             stats.hands += 1;
-                            assert_eq!(r.deltas.iter().sum::<i32>(), 0);
+                            // Under riichi rules the winner also takes the sticks.
+                            let taken = g.riichi_result().map_or(0, |x| {
+                                i32::from(x.sticks_taken)
+                                    * rules.riichi.map_or(0, |r| r.riichi_cost)
+                            });
+                            assert_eq!(r.deltas.iter().sum::<i32>(), taken);
+                            if let Some(x) = g.riichi_result() {
+                                assert_eq!(x.deltas, r.deltas);
+                                stats.yaku_wins += x.wins.len() as u64;
+                                stats.nagashi += x.nagashi.iter().filter(|&&b| b).count() as u64;
+                                if x.draw
+                                    .is_some_and(|d| d != engine::game::DrawKind::Exhaustive)
+                                {
+                                    stats.aborts += 1;
+                                }
+                                for w in &x.wins {
+                                    assert!(!w.score.yaku.is_empty(), "a riichi win has a yaku");
+                                }
+                            }
                             if r.kind == HandEndKind::ExhaustiveDraw {
                                 stats.draws += 1;
                             }
@@ -194,4 +231,11 @@ pub fn play_game(
     }
     let total: i32 = g.scores().iter().sum();
     assert_eq!(total, rules.players as i32 * rules.starting_points);
+    if g.scores()
+        .iter()
+        .take(rules.players as usize)
+        .any(|&s| s < 0)
+    {
+        stats.busts += 1;
+    }
 }

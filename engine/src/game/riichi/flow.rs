@@ -67,10 +67,9 @@ impl Game {
         let reached = players.iter().any(|&s| s >= r.target);
         let dealer_score = self.scores.get(dealer as usize).copied().unwrap_or(0);
         // Ties for first place go to the earlier seat from the first dealer (seat 0).
-        let dealer_top = players
-            .iter()
-            .enumerate()
-            .all(|(s, &x)| s == dealer as usize || x < dealer_score || (x == dealer_score && s > dealer as usize));
+        let dealer_top = players.iter().enumerate().all(|(s, &x)| {
+            s == dealer as usize || x < dealer_score || (x == dealer_score && s > dealer as usize)
+        });
         let last = r.length.last_round();
         let over = if r.bust_ends_game && players.iter().any(|&s| s < 0) {
             true

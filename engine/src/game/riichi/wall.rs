@@ -323,8 +323,7 @@ impl Builder {
     }
 
     fn place(&mut self, pos: usize, t: Tile, red: bool) -> bool {
-        let (Some(c), Some(slot)) = (self.left.get_mut(t.index()), self.slots.get_mut(pos))
-        else {
+        let (Some(c), Some(slot)) = (self.left.get_mut(t.index()), self.slots.get_mut(pos)) else {
             return false;
         };
         if *c == 0 || slot.is_some() {

@@ -196,8 +196,7 @@ impl Game {
             if k == 0 {
                 rres.sticks_taken = self.table.sticks;
             }
-            if let (Some(won), Some(v)) = (result.winners.get_mut(wi), result.values.get_mut(wi))
-            {
+            if let (Some(won), Some(v)) = (result.winners.get_mut(wi), result.values.get_mut(wi)) {
                 *won = true;
                 *v = p.total as i32;
             }
