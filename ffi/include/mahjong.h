@@ -97,8 +97,11 @@
 #define MJ_RECORD_MAX_BYTES 2376
 
 /**
- * Most legal actions of one seat at once; a buffer of this many action indices always
- * suffices for `mj_game_legal_actions`, and `mj_advice` ranks at most this many.
+ * Most legal actions of one seat at once under the simple presets; a buffer of this
+ * many action indices always suffices for `mj_game_legal_actions` there, and
+ * `mj_advice` ranks at most this many (its layout is fixed). A riichi turn can offer
+ * up to 40 (riichi discards come on top of plain ones): size the buffer from
+ * `*written` after `MJ_BUFFER_TOO_SMALL`.
  */
 #define MJ_MAX_LEGAL_ACTIONS 32
 

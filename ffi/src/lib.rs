@@ -64,8 +64,11 @@ pub const MJ_MAX_MELDS: usize = 4;
 pub const MJ_DISCARD_CAP: usize = 48;
 /// A buffer of this many bytes always holds a hand record (`mj_game_hand_record`).
 pub const MJ_RECORD_MAX_BYTES: usize = 2376;
-/// Most legal actions of one seat at once; a buffer of this many action indices always
-/// suffices for `mj_game_legal_actions`, and `mj_advice` ranks at most this many.
+/// Most legal actions of one seat at once under the simple presets; a buffer of this
+/// many action indices always suffices for `mj_game_legal_actions` there, and
+/// `mj_advice` ranks at most this many (its layout is fixed). A riichi turn can offer
+/// up to 40 (riichi discards come on top of plain ones): size the buffer from
+/// `*written` after `MJ_BUFFER_TOO_SMALL`.
 pub const MJ_MAX_LEGAL_ACTIONS: usize = 32;
 /// "No tile" / "no seat" in `uint8_t` fields.
 pub const MJ_NONE: u8 = 255;
@@ -84,6 +87,7 @@ pub const MJ_RULES_FOUR_PLAYER: u32 = 1;
 
 const _: () = assert!(MJ_NUM_TILE_TYPES == engine::NUM_TILE_TYPES);
 const _: () = assert!(MJ_NUM_ACTIONS == engine::game::NUM_ACTIONS);
+const _: () = assert!(MJ_MAX_LEGAL_ACTIONS <= engine::game::LEGAL_CAP);
 const _: () = assert!(MJ_MAX_PLAYERS == engine::game::MAX_PLAYERS);
 const _: () = assert!(MJ_DISCARD_CAP == engine::game::DISCARD_CAP);
 const _: () = assert!(MJ_RECORD_MAX_BYTES == engine::game::RECORD_MAX_BYTES);

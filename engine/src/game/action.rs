@@ -162,10 +162,10 @@ impl core::fmt::Display for Action {
     }
 }
 
-/// Upper bound on simultaneously legal actions: at most 14 distinct discards, 14
+/// Upper bound on simultaneously legal actions (the capacity of [`LegalActions`]): at most 14 distinct discards, 14
 /// riichi discards, 3 closed kans, 4 added kans, a tsumo, a kita and the nine-terminals
 /// abort on a turn (38); at most 7 answers in a claim window.
-const LEGAL_CAP: usize = 40;
+pub const LEGAL_CAP: usize = 40;
 
 /// The legal actions of one seat: a bitset over the action index space plus the list in
 /// index order.

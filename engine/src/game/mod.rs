@@ -55,7 +55,7 @@ mod riichi;
 mod scoring;
 mod state;
 
-pub use action::{Action, LegalActions, NUM_ACTIONS, POLICY_ACTIONS_V1};
+pub use action::{Action, LegalActions, LEGAL_CAP, NUM_ACTIONS, POLICY_ACTIONS_V1};
 pub use agari::{is_regular_win, is_seven_pairs, is_thirteen_orphans, WinShape};
 pub use error::RuleError;
 pub use event::{Event, Events, HandEndKind, HandResult, EVENTS_CAP};
