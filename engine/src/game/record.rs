@@ -131,14 +131,17 @@ impl HandRecord {
 impl Game {
     /// The record of the current hand so far (complete once the hand is over).
     pub fn hand_record(&self) -> HandRecord {
+        // Under riichi rules replacement draws move the indicator block: record the
+        // wall as dealt.
+        let (dealt, reds) = self.initial_wall();
         let mut wall = heapless::Vec::new();
-        for &t in self.wall() {
+        for &t in dealt.get(..self.wall_len as usize).unwrap_or(&[]) {
             // The wall holds at most MAX_WALL tiles by construction.
             let _ = wall.push(t);
         }
         let riichi = self.rules.is_riichi().then(|| {
             let mut red = [0u64; 3];
-            for (i, &r) in self.red.iter().enumerate() {
+            for (i, &r) in reds.iter().enumerate() {
                 if let (true, Some(w)) = (r, red.get_mut(i / 64)) {
                     *w |= 1 << (i % 64);
                 }

@@ -696,7 +696,9 @@ impl Game {
             .unwrap_or(&[])
     }
 
-    /// The wall of this hand (deal, live wall, dead wall).
+    /// The wall of this hand (deal, live wall, dead wall). Under riichi rules each
+    /// replacement draw moves the dora indicator block one place up, so that the dead
+    /// wall keeps ending with it; [`Game::hand_record`] holds the wall as dealt.
     pub fn wall(&self) -> &[Tile] {
         self.wall.get(..self.wall_len as usize).unwrap_or(&[])
     }

@@ -142,6 +142,28 @@ impl Game {
         reds
     }
 
+    /// The wall and red positions as dealt: the replacement draws' moves of the
+    /// indicator block undone in reverse order (each moved the taken tile to just past
+    /// the new end of the dead wall, where no later move reaches it).
+    pub(crate) fn initial_wall(&self) -> ([Tile; MAX_WALL], [bool; MAX_WALL]) {
+        let (mut wall, mut red) = (self.wall, self.red);
+        let block = self.indicator_block();
+        if block > 0 {
+            let len = self.wall_len as usize;
+            let mut end = self.dead_end as usize;
+            while end < len {
+                end += 1;
+                if let Some(p) = end.checked_sub(1 + block) {
+                    if let (Some(w), Some(r)) = (wall.get_mut(p..end), red.get_mut(p..end)) {
+                        w.rotate_right(1);
+                        r.rotate_right(1);
+                    }
+                }
+            }
+        }
+        (wall, red)
+    }
+
     /// Dora indicator `k` (revealed or not).
     pub(crate) fn indicator(&self, k: usize, ura: bool) -> Option<Tile> {
         let base = (self.dead_end as usize).checked_sub(INDICATOR_BLOCK)?;
