@@ -658,3 +658,110 @@ fn records_round_trip() {
         }
     }
 }
+
+#[test]
+fn four_winds_abort() {
+    let mut g = four(&[QA, QB, QC, QD], "9m9m9m1z", 0);
+    for seat in 0..3u8 {
+        apply(&mut g, seat, Action::Discard(t("1z")));
+    }
+    tsumogiri(&mut g);
+    assert_eq!(g.riichi_result().unwrap().draw, Some(DrawKind::FourWinds));
+    g.start_next_hand().unwrap();
+    assert_eq!((g.dealer(), g.table().honba), (0, 1));
+}
+
+#[test]
+fn four_riichi_abort_keeps_the_sticks() {
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[R0, TANYAO, "345m567p345s22p68s", "111m789m999p12p55z"],
+            live: "6z6z6z3z",
+            dora: "1z",
+            ..Default::default()
+        },
+    );
+    for (seat, tile) in [(0u8, "6z"), (1, "6z"), (2, "6z"), (3, "3z")] {
+        apply(&mut g, seat, Action::Riichi(t(tile)));
+    }
+    assert_eq!(g.riichi_result().unwrap().draw, Some(DrawKind::FourRiichi));
+    assert_eq!(g.table().sticks, 4);
+    assert_eq!(g.scores(), [24_000; 4]);
+    g.start_next_hand().unwrap();
+    assert_eq!((g.dealer(), g.table().sticks), (0, 4));
+}
+
+#[test]
+fn triple_ron_aborts_in_four_player() {
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[
+                "147m369s1234567z",
+                TANYAO,
+                "345m567p345s22p68s",
+                "456m345p567p678p7s",
+            ],
+            live: "7s",
+            dora: "9m",
+            ..Default::default()
+        },
+    );
+    tsumogiri(&mut g);
+    for seat in 1..4u8 {
+        assert!(g.legal_actions(seat).contains(Action::Ron));
+        apply(&mut g, seat, Action::Ron);
+    }
+    let r = g.riichi_result().unwrap();
+    assert_eq!(r.draw, Some(DrawKind::TripleRon));
+    assert!(r.wins.is_empty() && r.deltas == [0; 4]);
+}
+
+#[test]
+fn agari_yame_but_no_tenpai_yame() {
+    let south_4 = Table {
+        round: 1,
+        honba: 0,
+        sticks: 0,
+    };
+    // The dealer of South 4 wins and is first with 30 000 or more: the game ends.
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[QA, QB, QC, R0],
+            live: "3s",
+            dealer: 3,
+            table: south_4,
+            scores: Some([25_000, 20_000, 20_000, 35_000]),
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 3, Action::Tsumo);
+    assert_eq!(g.phase(), Phase::GameOver);
+    // Tenpai at the draw, first as well: the dealer plays on.
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[QA, QB, QC, R0],
+            dealer: 3,
+            table: south_4,
+            scores: Some([25_000, 25_000, 10_000, 40_000]),
+            ..Default::default()
+        },
+    );
+    play_passively(&mut g, |_| false);
+    assert_eq!(g.phase(), Phase::HandOver);
+    g.start_next_hand().unwrap();
+    assert_eq!((g.dealer(), g.table().round, g.table().honba), (3, 1, 1));
+}
+
+#[test]
+fn riichi_positions_are_not_determinized() {
+    let g = Game::new(Rules::tenhou_4p(), 3).unwrap();
+    let mut rng = engine::rng::Rng::new(1);
+    assert_eq!(
+        g.determinize(0, &mut rng).err(),
+        Some(RuleError::RiichiUnsupported)
+    );
+}

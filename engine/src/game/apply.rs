@@ -394,69 +394,78 @@ impl Game {
             .clone()
             .find(|&s| matches!(answer(s), Some(Action::Pon | Action::OpenKan)))
         {
-            let kan = answer(s) == Some(Action::OpenKan);
-            self.mark_claimed(from);
-            let (kind, take) = if kan {
-                (MeldKind::OpenKan, 3)
-            } else {
-                (MeldKind::Pon, 2)
-            };
-            let reds = self.take_tiles(s, tile, take) + self.rh.red_claim as u8;
-            if kan {
-                self.rh.dora_pending += 1;
-            }
-            self.add_meld(
-                s,
-                Meld {
-                    kind,
-                    tile,
-                    from: Some(from),
-                    claimed: Some(tile),
-                },
-                reds,
-                ev,
-            );
-            self.turn = s;
-            self.phase = Phase::Turn;
-            self.drawn = None;
-            if kan {
-                self.replacement(s, ev);
-            } else {
-                self.after_call = true;
-            }
+            self.claim_pon(s, from, tile, answer(s) == Some(Action::OpenKan), ev);
             return;
         }
         if let Some((s, low)) = order.clone().find_map(|s| match answer(s) {
             Some(Action::Chi(low)) => Some((s, low)),
             _ => None,
         }) {
-            self.mark_claimed(from);
-            let mut reds = self.rh.red_claim as u8;
-            for i in low.index()..low.index() + 3 {
-                if i != tile.index() {
-                    if let Some(t) = Tile::new(i as u8) {
-                        reds += self.take_tiles(s, t, 1);
-                    }
-                }
-            }
-            self.add_meld(
-                s,
-                Meld {
-                    kind: MeldKind::Chi,
-                    tile: low,
-                    from: Some(from),
-                    claimed: Some(tile),
-                },
-                reds,
-                ev,
-            );
-            self.turn = s;
-            self.phase = Phase::Turn;
-            self.drawn = None;
-            self.after_call = true;
+            self.claim_chi(s, from, tile, low, ev);
             return;
         }
         self.no_claim(ev);
+    }
+
+    /// Seat `s` pons (or, with `kan`, open-kans) `tile` discarded by `from`.
+    fn claim_pon(&mut self, s: u8, from: u8, tile: Tile, kan: bool, ev: &mut Events) {
+        self.mark_claimed(from);
+        let (kind, take) = if kan {
+            (MeldKind::OpenKan, 3)
+        } else {
+            (MeldKind::Pon, 2)
+        };
+        let reds = self.take_tiles(s, tile, take) + self.rh.red_claim as u8;
+        if kan {
+            self.rh.dora_pending += 1;
+        }
+        self.add_meld(
+            s,
+            Meld {
+                kind,
+                tile,
+                from: Some(from),
+                claimed: Some(tile),
+            },
+            reds,
+            ev,
+        );
+        self.turn = s;
+        self.phase = Phase::Turn;
+        self.drawn = None;
+        if kan {
+            self.replacement(s, ev);
+        } else {
+            self.after_call = true;
+        }
+    }
+
+    /// Seat `s` chis `tile` discarded by `from` into the sequence starting at `low`.
+    fn claim_chi(&mut self, s: u8, from: u8, tile: Tile, low: Tile, ev: &mut Events) {
+        self.mark_claimed(from);
+        let mut reds = self.rh.red_claim as u8;
+        for i in low.index()..low.index() + 3 {
+            if i != tile.index() {
+                if let Some(t) = Tile::new(i as u8) {
+                    reds += self.take_tiles(s, t, 1);
+                }
+            }
+        }
+        self.add_meld(
+            s,
+            Meld {
+                kind: MeldKind::Chi,
+                tile: low,
+                from: Some(from),
+                claimed: Some(tile),
+            },
+            reds,
+            ev,
+        );
+        self.turn = s;
+        self.phase = Phase::Turn;
+        self.drawn = None;
+        self.after_call = true;
     }
 
     fn mark_claimed(&mut self, from: u8) {
