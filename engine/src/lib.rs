@@ -46,14 +46,34 @@
 //! - **honba**: the counter of repeated deals, worth extra points; **riichi sticks**: the
 //!   1000-point deposits on the table, taken by the winner.
 //! - **dealer**: the player whose seat wind is East; the **round wind** is the wind of
-//!   the current round (East, South, ...).
+//!   the current round (East, South, ...). **Renchan**: the dealer deals again (after an
+//!   own win, or a tenpai exhaustive draw); otherwise the deal passes to the next seat.
+//!   A **hanchan** plays the East and South rounds, an **east-only** game one round;
+//!   when nobody has reached the target score after the last hand, an **extension**
+//!   round follows (sudden death). **Agari-yame**: the game ends when the dealer wins
+//!   the last hand in first place.
+//! - **red five**: one physical copy of a five painted red (`0m`, `0p`, `0s`): aka dora.
+//! - **kan dora**: a further dora indicator revealed by each kan; **rinshan** (kaihou):
+//!   a win on a replacement tile; **chankan**: a win robbing a kan.
+//! - **ippatsu**: a win within one uninterrupted go-around after riichi (any call ends
+//!   it); **double riichi**: riichi on the first uninterrupted turn.
+//! - **furiten**: a ready hand that may not ron: one of its winning tiles is among its
+//!   own discards, or it let a winning tile pass (until its next discard; for the rest
+//!   of the hand in riichi). Tsumo stays allowed.
+//! - **tenpai payments** (noten bappu): at an exhaustive draw the ready players are paid
+//!   by the others; **nagashi mangan**: discarding only terminals and honours, none
+//!   claimed, is paid as a mangan at an exhaustive draw.
+//! - **abortive draw**: a hand ended early without payments (nine terminals, four winds,
+//!   four riichi, four kans, three rons on one discard); **busting**: a score below zero
+//!   ends the game.
 //!
 //! ## Layout
 //! One concern per module: [`tile`] and [`notation`] (tiles and hand strings),
 //! [`rules`] (rules as data), [`rng`] (seeded generator), [`game`] (the state machine,
 //! observations, records), [`shanten`] and [`efficiency`] (tile efficiency), [`encode`]
 //! (the fixed-size observation encoding for learned policies), [`riichi`] (riichi scoring
-//! under Tenhou's rules: yaku, fu, dora, limits and payments).
+//! under Tenhou's rules: yaku, fu, dora, limits and payments). The riichi game flow is
+//! rules as data ([`rules::riichi`]) played by the same [`game`] state machine.
 //!
 //! ## Invariants
 //! The engine never allocates, never panics on input (errors are small
