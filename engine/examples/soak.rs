@@ -173,8 +173,15 @@ fn play(rules: Rules, seed: u64, sample: u64, totals: &Totals) -> Result<(), Str
                 Event::HandEnded(result) => {
                     hands += 1;
                     totals.add(&totals.hands, 1);
-                    if result.deltas.iter().sum::<i32>() != 0 {
-                        return Err(format!("hand deltas {:?} do not sum to 0", result.deltas));
+                    // Under riichi rules the winner also takes the riichi sticks.
+                    let sticks = game.riichi_result().map_or(0, |r| {
+                        i32::from(r.sticks_taken) * rules.riichi.map_or(0, |x| x.riichi_cost)
+                    });
+                    if result.deltas.iter().sum::<i32>() != sticks {
+                        return Err(format!(
+                            "hand deltas {:?} do not sum to the {sticks} taken from the table",
+                            result.deltas
+                        ));
                     }
                     if result.kind == HandEndKind::ExhaustiveDraw {
                         totals.add(&totals.draws, 1);
