@@ -270,7 +270,21 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
 /// Red fives per suit over the undrawn wall, hands, melds, unclaimed discards and a
 /// robbing window's tile equal the rules' count; no seat holds more red than fives.
 fn check_red_fives(game: &Game) -> Result<(), InvariantViolation> {
-    let want = game.rules.riichi.map_or([0; 3], |r| r.red_fives);
+    let Some(r) = game.rules.riichi else {
+        // The simple rules never mark a red five: only the counters need checking (the
+        // deal copies the all-false red positions of `shuffled_wall`).
+        let rh = &game.rh;
+        let none = rh.red_hand == [[0; 3]; 4]
+            && rh.red_melds == [[0; 4]; 4]
+            && rh.red_discards == [0; 4]
+            && !rh.red_claim;
+        return if none {
+            Ok(())
+        } else {
+            Err(InvariantViolation::RedFives)
+        };
+    };
+    let want = r.red_fives;
     let mut found = [0u16; 3];
     fn count(found: &mut [u16; 3], t: Tile, k: u16) {
         if let Some(f) = five_suit(t).and_then(|s| found.get_mut(s)) {
@@ -278,9 +292,11 @@ fn check_red_fives(game: &Game) -> Result<(), InvariantViolation> {
         }
     }
     let (draw, dead) = (game.draw_pos as usize, game.dead_end as usize);
-    for (i, &t) in game.wall.iter().enumerate().take(dead).skip(draw) {
-        if game.red.get(i).copied().unwrap_or(false) {
-            count(&mut found, t, 1);
+    if let (Some(reds), Some(tiles)) = (game.red.get(draw..dead), game.wall.get(draw..dead)) {
+        for (&red, &t) in reds.iter().zip(tiles) {
+            if red {
+                count(&mut found, t, 1);
+            }
         }
     }
     for seat in 0..game.rules.players as usize {
