@@ -63,7 +63,7 @@ impl Game {
         };
         self.next_table = Some((next, next_dealer));
 
-        let players = &self.scores[..n as usize];
+        let players = self.scores.get(..n as usize).unwrap_or(&[]);
         let reached = players.iter().any(|&s| s >= r.target);
         let dealer_score = self.scores.get(dealer as usize).copied().unwrap_or(0);
         // Ties for first place go to the earlier seat from the first dealer (seat 0).

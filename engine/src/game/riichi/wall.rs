@@ -191,17 +191,24 @@ impl Game {
 
     /// The dora indicators revealed so far.
     pub fn dora_indicators(&self) -> heapless::Vec<Tile, 5> {
-        (0..self.rh.dora as usize)
-            .filter_map(|k| self.indicator(k, false))
-            .collect()
+        self.indicators(false)
     }
 
     /// The ura dora indicators under the revealed ones (hidden information until a
     /// riichi hand wins).
     pub fn ura_indicators(&self) -> heapless::Vec<Tile, 5> {
-        (0..self.rh.dora as usize)
-            .filter_map(|k| self.indicator(k, true))
-            .collect()
+        self.indicators(true)
+    }
+
+    fn indicators(&self, ura: bool) -> heapless::Vec<Tile, 5> {
+        let mut out = heapless::Vec::new();
+        for k in 0..self.rh.dora as usize {
+            // At most five are revealed (`reveal_dora`); push cannot fail.
+            if let Some(t) = self.indicator(k, ura) {
+                let _ = out.push(t);
+            }
+        }
+        out
     }
 
     /// Red fives per suit in `seat`'s concealed hand (riichi rules).
