@@ -15,6 +15,16 @@ pub enum RulesArg {
     /// Four players, the full tile set.
     #[value(alias = "4p", alias = "yonma", alias = "four_player")]
     FourPlayer,
+    /// Tenhou three-player riichi, hanchan (red 5p/5s, kita, tsumo loss, 35 000 start).
+    TenhouSanma,
+    /// Tenhou four-player riichi, hanchan (red fives, chi, 25 000 start).
+    #[value(name = "tenhou-4p")]
+    Tenhou4p,
+    /// Tenhou three-player riichi, east-only.
+    TenhouSanmaEast,
+    /// Tenhou four-player riichi, east-only.
+    #[value(name = "tenhou-4p-east")]
+    Tenhou4pEast,
 }
 
 impl RulesArg {
@@ -23,6 +33,10 @@ impl RulesArg {
         match self {
             RulesArg::Sanma => "sanma",
             RulesArg::FourPlayer => "four-player",
+            RulesArg::TenhouSanma => "tenhou-sanma",
+            RulesArg::Tenhou4p => "tenhou-4p",
+            RulesArg::TenhouSanmaEast => "tenhou-sanma-east",
+            RulesArg::Tenhou4pEast => "tenhou-4p-east",
         }
     }
 
@@ -31,6 +45,10 @@ impl RulesArg {
         match self {
             RulesArg::Sanma => engine::Rules::sanma(),
             RulesArg::FourPlayer => engine::Rules::four_player(),
+            RulesArg::TenhouSanma => engine::Rules::tenhou_sanma(),
+            RulesArg::Tenhou4p => engine::Rules::tenhou_4p(),
+            RulesArg::TenhouSanmaEast => engine::Rules::tenhou_sanma().east_only(),
+            RulesArg::Tenhou4pEast => engine::Rules::tenhou_4p().east_only(),
         }
     }
 

@@ -140,6 +140,13 @@ pub fn export_checkpoint(
     };
     let preset = inference::position::rules_preset(&rules)
         .with_context(|| format!("rules preset {rules:?}"))?;
+    if preset.riichi.is_some() {
+        bail!(
+            "{rules:?} is a riichi preset: a model of encoding version {} cannot declare \
+             riichi or kita; export it for sanma or four-player",
+            weights.encoding_version()
+        );
+    }
     let tokens = weights.config().tokens;
     if preset.tile_set.tiles().any(|t| !tokens.contains(t)) {
         bail!(

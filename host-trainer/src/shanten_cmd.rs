@@ -13,7 +13,8 @@
 use std::io::{BufRead, Write};
 
 use engine::efficiency::{available_from_hand, ukeire};
-use engine::notation::{parse_counts, Counts};
+use engine::notation::{parse_counts, parse_with_reds, Counts};
+
 use engine::shanten::{self, Forms, NOT_APPLICABLE};
 use engine::TileSet;
 
@@ -26,8 +27,12 @@ pub struct Args {
     #[arg(long)]
     pub ukeire: bool,
     /// Use the three-player tile set (no 2m-8m; 1m and 9m act like honours).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "rules")]
     pub sanma: bool,
+    /// The rules preset whose tile set the hands use; with a riichi preset red fives
+    /// (`0m`, `0p`, `0s`) are read as fives, as many of each suit as the preset has.
+    #[arg(long, value_enum)]
+    pub rules: Option<host_trainer::cli::RulesArg>,
     /// Number of melds already called (the hand holds 13 - 3k or 14 - 3k tiles).
     #[arg(long, default_value_t = 0)]
     pub melds: u8,
@@ -43,7 +48,25 @@ fn form(v: i8) -> String {
 
 /// Evaluates one hand and returns the output line (without the newline).
 fn answer(hand: &str, args: &Args, tile_set: TileSet) -> Result<String, String> {
-    let counts = parse_counts(hand, tile_set).map_err(|e| e.to_string())?;
+    let red_fives = args
+        .rules
+        .and_then(|r| r.rules().riichi)
+        .map(|r| r.red_fives);
+    let counts = match red_fives {
+        None => parse_counts(hand, tile_set).map_err(|e| e.to_string())?,
+        Some(allowed) => {
+            let h = parse_with_reds(hand, tile_set).map_err(|e| e.to_string())?;
+            for (suit, (&n, &max)) in h.red_fives.iter().zip(&allowed).enumerate() {
+                if n > max {
+                    return Err(format!(
+                        "{n} red 5{} but the rules have {max}",
+                        ['m', 'p', 's'][suit]
+                    ));
+                }
+            }
+            h.counts
+        }
+    };
     let s = shanten::checked(&counts, args.melds, tile_set).map_err(|e| e.to_string())?;
     if !args.ukeire {
         return Ok(format!(
@@ -84,10 +107,10 @@ fn answer(hand: &str, args: &Args, tile_set: TileSet) -> Result<String, String> 
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let tile_set = if args.sanma {
-        TileSet::Sanma
-    } else {
-        TileSet::FourPlayer
+    let tile_set = match (args.rules, args.sanma) {
+        (Some(r), _) => r.rules().tile_set,
+        (None, true) => TileSet::Sanma,
+        (None, false) => TileSet::FourPlayer,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

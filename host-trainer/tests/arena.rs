@@ -169,3 +169,39 @@ fn search_seats_play_legal_hands_and_are_reported_apart() {
     );
     assert_eq!(BotSpec::parse("search").unwrap(), BotSpec::Search);
 }
+
+#[test]
+fn the_riichi_presets_play_in_the_arena_and_are_refused_by_the_trainer() {
+    for (rules, seats) in [
+        ("tenhou-sanma", "eff,eff,random"),
+        ("tenhou-4p-east", "eff,random,eff,random"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+            .args([
+                "arena", "--rules", rules, "--seats", seats, "--hands", "60", "--quiet",
+            ])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{rules}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("eff"), "{text}");
+    }
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+        .args([
+            "train",
+            "--rules",
+            "tenhou-sanma",
+            "--runs",
+            "/nonexistent/runs",
+            "--max-updates",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("riichi"), "{err}");
+}

@@ -148,7 +148,10 @@ fn closed_choices_list_their_values() {
     assert!(!ok);
     assert!(
         err.contains("invalid value 'Sanma'")
-            && err.contains("[possible values: sanma, four-player]"),
+            && err.contains(
+                "[possible values: sanma, four-player, tenhou-sanma, tenhou-4p, \
+                 tenhou-sanma-east, tenhou-4p-east]"
+            ),
         "{err}"
     );
     assert!(

@@ -147,6 +147,8 @@ fn trained_checkpoint_exports_with_tch_tract_parity() {
     assert_eq!(ck.params.model.tokens, engine::tile::TileSet::Sanma);
     let err = export_checkpoint(&run.join(CHECKPOINT_FILE), &out2, Some("four-player"));
     assert!(format!("{:#}", err.unwrap_err()).contains("cannot play"));
+    let err = export_checkpoint(&run.join(CHECKPOINT_FILE), &out2, Some("tenhou-sanma"));
+    assert!(format!("{:#}", err.unwrap_err()).contains("riichi"));
     let r2 = export_checkpoint(&run.join(CHECKPOINT_FILE), &out2, Some("3p")).unwrap();
     assert_eq!(r2.meta.rules, "3p");
     assert_eq!(r2.meta.run_id, "tiny");

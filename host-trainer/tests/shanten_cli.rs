@@ -47,3 +47,29 @@ fn melds_option() {
     assert!(!ok);
     assert!(err.contains("argument 1"), "{err}");
 }
+
+#[test]
+fn riichi_presets_read_red_fives_as_fives() {
+    let (red, err, ok) = run(&["--rules", "tenhou-sanma", "19m0p5p123s111222z"], "");
+    assert!(ok, "{err}");
+    let (plain, err, ok) = run(&["--rules", "tenhou-sanma", "19m55p123s111222z"], "");
+    assert!(ok, "{err}");
+    // Same shanten columns; the echoed hand differs.
+    assert_eq!(
+        red.split('\t').skip(1).collect::<Vec<_>>(),
+        plain.split('\t').skip(1).collect::<Vec<_>>()
+    );
+    // tenhou-sanma has one red 5p; the simple presets have none.
+    let (_, err, ok) = run(&["--rules", "tenhou-sanma", "19m0p0p123s111222z"], "");
+    assert!(!ok && err.contains("red 5p"), "{err}");
+    let (_, err, ok) = run(&["--rules", "tenhou-sanma", "19m0m5p123s111222z"], "");
+    assert!(!ok, "{err}");
+    let (_, err, ok) = run(&["--rules", "four-player", "19m0p5p123s111222z"], "");
+    assert!(!ok, "{err}");
+    // --rules and --sanma do not combine.
+    let (_, _, ok) = run(
+        &["--rules", "tenhou-4p", "--sanma", "19m55p123s111222z"],
+        "",
+    );
+    assert!(!ok);
+}

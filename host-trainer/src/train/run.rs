@@ -335,6 +335,15 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
 /// folder is made.
 fn check_settings(cfg: &TrainConfig) -> Result<()> {
     OpponentMix::parse(&cfg.opponents)?;
+    if Rules::preset(&cfg.rules).is_some_and(|r| r.riichi.is_some()) {
+        bail!(
+            "--rules {}: the model's observation encoding (version {}) and its 141 action \
+             logits have no riichi state and no riichi or kita action; training on the \
+             riichi presets needs the next encoding version",
+            cfg.rules,
+            engine::encode::ENCODING_VERSION
+        );
+    }
     if !cfg.win_bonus.is_finite() {
         bail!("--win-bonus must be a finite number");
     }
