@@ -277,31 +277,33 @@ fn the_search_teacher_labels_about_its_fraction_with_legal_candidates() {
     }
 }
 
+/// TINY_TRAINING followed by `extra`, as owned strings.
+fn tiny_args(extra: &[&str]) -> Vec<String> {
+    common::TINY_TRAINING
+        .iter()
+        .chain(extra)
+        .map(|s| s.to_string())
+        .collect()
+}
+
 #[test]
 fn a_search_teacher_run_trains_with_guidance() {
     let dir = std::env::temp_dir().join(format!("mj-search-teacher-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut args: Vec<String> = common::TINY_TRAINING
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(
-        [
-            "--runs",
-            dir.to_str().unwrap(),
-            "--id",
-            "s",
-            "--teacher",
-            "search",
-            "--search-fraction",
-            "0.5",
-            "--search-rollouts",
-            "4",
-            "--max-updates",
-            "2",
-        ]
-        .map(String::from),
-    );
+    let args = tiny_args(&[
+        "--runs",
+        dir.to_str().unwrap(),
+        "--id",
+        "s",
+        "--teacher",
+        "search",
+        "--search-fraction",
+        "0.5",
+        "--search-rollouts",
+        "4",
+        "--max-updates",
+        "2",
+    ]);
     let cfg = TrainConfig::parse_from(std::iter::once("train".to_string()).chain(args));
     let out = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap();
     assert_eq!(out.progress.update, 2);
@@ -344,25 +346,18 @@ fn a_search_teacher_run_trains_with_guidance() {
 fn an_oracle_critic_run_logs_its_fit_and_resumes_with_it() {
     let dir = std::env::temp_dir().join(format!("mj-oracle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut args: Vec<String> = common::TINY_TRAINING
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    args.extend(
-        [
-            "--runs",
-            dir.to_str().unwrap(),
-            "--id",
-            "o",
-            "--oracle-critic",
-            "--max-updates",
-            "3",
-            "--checkpoint-every",
-            "1",
-        ]
-        .map(String::from),
-    );
-    let cfg = TrainConfig::parse_from(std::iter::once("train".to_string()).chain(args.clone()));
+    let args = tiny_args(&[
+        "--runs",
+        dir.to_str().unwrap(),
+        "--id",
+        "o",
+        "--oracle-critic",
+        "--max-updates",
+        "3",
+        "--checkpoint-every",
+        "1",
+    ]);
+    let cfg = TrainConfig::parse_from(std::iter::once("train".to_string()).chain(args));
     let out = host_trainer::train::train(cfg, &AtomicBool::new(false)).unwrap();
     let rows = |out: &host_trainer::train::TrainOutcome| -> Vec<serde_json::Value> {
         std::fs::read_to_string(out.run_dir.join("metrics.jsonl"))

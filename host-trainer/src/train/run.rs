@@ -492,6 +492,20 @@ impl Learner {
     }
 }
 
+impl Learner {
+    /// Writes the checkpoint of the learner's current state into the run folder.
+    fn save(&self, dir: &std::path::Path) -> Result<()> {
+        save(
+            &self.net,
+            self.model,
+            &self.adam,
+            &self.progress,
+            self.oracle.as_ref(),
+            dir,
+        )
+    }
+}
+
 /// What one PPO update reports.
 struct Updated {
     stats: UpdateStats,
@@ -740,15 +754,7 @@ impl Run {
         let every = self.cfg.checkpoint_every;
         if every > 0 && self.learner.progress.update % every == 0 {
             self.files.sync()?;
-            let l = &self.learner;
-            save(
-                &l.net,
-                l.model,
-                &l.adam,
-                &l.progress,
-                l.oracle.as_ref(),
-                &self.dir,
-            )?;
+            self.learner.save(&self.dir)?;
         }
         Ok(())
     }
@@ -757,15 +763,7 @@ impl Run {
     fn finish(mut self, end: LoopEnd) -> Result<TrainOutcome> {
         self.learner.progress.elapsed_s = self.elapsed();
         self.files.sync()?;
-        let l = &self.learner;
-        save(
-            &l.net,
-            l.model,
-            &l.adam,
-            &l.progress,
-            l.oracle.as_ref(),
-            &self.dir,
-        )?;
+        self.learner.save(&self.dir)?;
         if !self.rows.is_empty() {
             draw_curve(&self.dir, &self.rows, &self.cfg)?;
         }
