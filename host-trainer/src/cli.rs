@@ -19,11 +19,13 @@ pub enum RulesArg {
     TenhouSanma,
     /// Tenhou four-player riichi, hanchan (red fives, chi, 25 000 start).
     #[value(name = "tenhou-4p")]
+    #[serde(rename = "tenhou-4p")]
     Tenhou4p,
     /// Tenhou three-player riichi, east-only.
     TenhouSanmaEast,
     /// Tenhou four-player riichi, east-only.
     #[value(name = "tenhou-4p-east")]
+    #[serde(rename = "tenhou-4p-east")]
     Tenhou4pEast,
 }
 

@@ -131,38 +131,8 @@ pub fn update(
     device: Device,
     rng: &mut Rng,
 ) -> Result<UpdateStats> {
+    let t = SampleTensors::new(s, device)?;
     let n = s.len();
-    if n == 0 {
-        bail!("no samples");
-    }
-    if s.mask.len() != n * POLICY_ACTIONS_V1
-        || s.guide.len() != n * POLICY_ACTIONS_V1
-        || s.adv.len() != n
-        || s.ret.len() != n
-    {
-        bail!("inconsistent sample arrays");
-    }
-    let obs = obs_tensor(&s.obs, device)?;
-    let mask = Tensor::from_slice(&s.mask)
-        .view([n as i64, POLICY_ACTIONS_V1 as i64])
-        .to_device(device);
-    let action = Tensor::from_slice(&s.action).to_device(device);
-    let old_logp = Tensor::from_slice(&s.old_logp).to_device(device);
-    let adv = Tensor::from_slice(&s.adv).to_device(device);
-    let adv = if n > 1 {
-        (&adv - adv.mean(Kind::Float)) / (adv.std(true) + 1e-8)
-    } else {
-        adv
-    };
-    let ret = Tensor::from_slice(&s.ret).to_device(device);
-    let guide = Tensor::from_slice(&s.guide)
-        .view([n as i64, POLICY_ACTIONS_V1 as i64])
-        .to_device(device);
-    let has_guide = guide
-        .sum_dim_intlist(1, false, Kind::Float)
-        .gt(0.0)
-        .to_kind(Kind::Float);
-
     let mb = params.minibatch.clamp(1, n);
     let mut stats = UpdateStats::default();
     let mut count = 0.0f64;
@@ -172,62 +142,7 @@ pub fn update(
         stats.epochs += 1.0;
         let (kl_before, count_before) = (stats.approx_kl, count);
         for chunk in order.chunks(mb) {
-            let idx = Tensor::from_slice(chunk).to_device(device);
-            let (logits, value) = net.forward(&obs.index_select(0, &idx));
-            let m = mask.index_select(0, &idx);
-            let logp_all = masked_logits(&logits, &m).log_softmax(-1, Kind::Float);
-            let a = action.index_select(0, &idx);
-            let logp = logp_all.gather(1, &a.unsqueeze(1), false).squeeze_dim(1);
-            let old = old_logp.index_select(0, &idx);
-            let ratio = (&logp - &old).exp();
-            let adv_b = adv.index_select(0, &idx);
-            let surr1 = &ratio * &adv_b;
-            let surr2 = ratio.clamp(1.0 - params.clip, 1.0 + params.clip) * &adv_b;
-            let policy_loss = -surr1.minimum(&surr2).mean(Kind::Float);
-            let value_loss = (&value - ret.index_select(0, &idx))
-                .pow_tensor_scalar(2)
-                .mean(Kind::Float);
-            let probs = logp_all.exp();
-            let entropy = -(&probs * &logp_all)
-                .sum_dim_intlist(1, false, Kind::Float)
-                .mean(Kind::Float);
-            let mut loss =
-                &policy_loss + params.value_coef * &value_loss - params.entropy_coef * &entropy;
-            let hg = has_guide.index_select(0, &idx);
-            let g = guide.index_select(0, &idx);
-            let ce = -(&g * &logp_all).sum_dim_intlist(1, false, Kind::Float);
-            let guided = hg.sum(Kind::Float).clamp_min(1.0);
-            let guidance_loss = (ce * &hg).sum(Kind::Float) / &guided;
-            if params.guidance_coef > 0.0 {
-                loss += params.guidance_coef * &guidance_loss;
-            }
-            adam.zero_grad();
-            loss.backward();
-            let gn = adam.clip_grad_norm(params.max_grad_norm);
-            adam.step();
-            tch::no_grad(|| {
-                stats.policy_loss += policy_loss.double_value(&[]);
-                stats.value_loss += value_loss.double_value(&[]);
-                stats.entropy += entropy.double_value(&[]);
-                stats.approx_kl += (&old - &logp).mean(Kind::Float).double_value(&[]);
-                stats.clip_fraction += (&ratio - 1.0)
-                    .abs()
-                    .gt(params.clip)
-                    .to_kind(Kind::Float)
-                    .mean(Kind::Float)
-                    .double_value(&[]);
-                stats.guidance_loss += guidance_loss.double_value(&[]);
-                let greedy = logp_all.argmax(-1, false).unsqueeze(1);
-                let best = g.amax(&[1i64][..], false);
-                let agree = g
-                    .gather(1, &greedy, false)
-                    .squeeze_dim(1)
-                    .ge_tensor(&(best - 1e-6))
-                    .to_kind(Kind::Float);
-                stats.guidance_agreement +=
-                    ((agree * &hg).sum(Kind::Float) / &guided).double_value(&[]);
-            });
-            stats.grad_norm += gn;
+            minibatch_step(net, adam, &t, chunk, params, &mut stats);
             count += 1.0;
         }
         let epoch_kl = (stats.approx_kl - kl_before) / (count - count_before).max(1.0);
@@ -248,6 +163,128 @@ pub fn update(
         *x /= count;
     }
     Ok(stats)
+}
+
+/// An update's samples as tensors on the learner's device (advantages normalised).
+struct SampleTensors {
+    obs: Tensor,
+    mask: Tensor,
+    action: Tensor,
+    old_logp: Tensor,
+    adv: Tensor,
+    ret: Tensor,
+    guide: Tensor,
+    /// 1 for the samples with a guidance target.
+    has_guide: Tensor,
+}
+
+impl SampleTensors {
+    fn new(s: &Samples, device: Device) -> Result<SampleTensors> {
+        let n = s.len();
+        if n == 0 {
+            bail!("no samples");
+        }
+        if s.mask.len() != n * POLICY_ACTIONS_V1
+            || s.guide.len() != n * POLICY_ACTIONS_V1
+            || s.adv.len() != n
+            || s.ret.len() != n
+        {
+            bail!("inconsistent sample arrays");
+        }
+        let rows = |v: &[f32]| {
+            Tensor::from_slice(v)
+                .view([n as i64, POLICY_ACTIONS_V1 as i64])
+                .to_device(device)
+        };
+        let adv = Tensor::from_slice(&s.adv).to_device(device);
+        let adv = if n > 1 {
+            (&adv - adv.mean(Kind::Float)) / (adv.std(true) + 1e-8)
+        } else {
+            adv
+        };
+        let guide = rows(&s.guide);
+        let has_guide = guide
+            .sum_dim_intlist(1, false, Kind::Float)
+            .gt(0.0)
+            .to_kind(Kind::Float);
+        Ok(SampleTensors {
+            obs: obs_tensor(&s.obs, device)?,
+            mask: rows(&s.mask),
+            action: Tensor::from_slice(&s.action).to_device(device),
+            old_logp: Tensor::from_slice(&s.old_logp).to_device(device),
+            adv,
+            ret: Tensor::from_slice(&s.ret).to_device(device),
+            guide,
+            has_guide,
+        })
+    }
+}
+
+/// One gradient step on the samples `chunk`: clipped surrogate + value + entropy +
+/// guidance loss; its statistics added to `stats`.
+fn minibatch_step(
+    net: &PolicyNet,
+    adam: &mut Adam,
+    t: &SampleTensors,
+    chunk: &[i64],
+    params: &PpoParams,
+    stats: &mut UpdateStats,
+) {
+    let idx = Tensor::from_slice(chunk).to_device(t.obs.device());
+    let (logits, value) = net.forward(&t.obs.index_select(0, &idx));
+    let m = t.mask.index_select(0, &idx);
+    let logp_all = masked_logits(&logits, &m).log_softmax(-1, Kind::Float);
+    let a = t.action.index_select(0, &idx);
+    let logp = logp_all.gather(1, &a.unsqueeze(1), false).squeeze_dim(1);
+    let old = t.old_logp.index_select(0, &idx);
+    let ratio = (&logp - &old).exp();
+    let adv_b = t.adv.index_select(0, &idx);
+    let surr1 = &ratio * &adv_b;
+    let surr2 = ratio.clamp(1.0 - params.clip, 1.0 + params.clip) * &adv_b;
+    let policy_loss = -surr1.minimum(&surr2).mean(Kind::Float);
+    let value_loss = (&value - t.ret.index_select(0, &idx))
+        .pow_tensor_scalar(2)
+        .mean(Kind::Float);
+    let probs = logp_all.exp();
+    let entropy = -(&probs * &logp_all)
+        .sum_dim_intlist(1, false, Kind::Float)
+        .mean(Kind::Float);
+    let mut loss = &policy_loss + params.value_coef * &value_loss - params.entropy_coef * &entropy;
+    let hg = t.has_guide.index_select(0, &idx);
+    let g = t.guide.index_select(0, &idx);
+    let ce = -(&g * &logp_all).sum_dim_intlist(1, false, Kind::Float);
+    let guided = hg.sum(Kind::Float).clamp_min(1.0);
+    let guidance_loss = (ce * &hg).sum(Kind::Float) / &guided;
+    if params.guidance_coef > 0.0 {
+        loss += params.guidance_coef * &guidance_loss;
+    }
+    adam.zero_grad();
+    loss.backward();
+    let gn = adam.clip_grad_norm(params.max_grad_norm);
+    adam.step();
+    tch::no_grad(|| {
+        stats.policy_loss += policy_loss.double_value(&[]);
+        stats.value_loss += value_loss.double_value(&[]);
+        stats.entropy += entropy.double_value(&[]);
+        stats.approx_kl += (&old - &logp).mean(Kind::Float).double_value(&[]);
+        stats.clip_fraction += (&ratio - 1.0)
+            .abs()
+            .gt(params.clip)
+            .to_kind(Kind::Float)
+            .mean(Kind::Float)
+            .double_value(&[]);
+        stats.guidance_loss += guidance_loss.double_value(&[]);
+        // The greedy action (before this step) against the target's most likely ones.
+        let greedy = logp_all.argmax(-1, false).unsqueeze(1);
+        let best = g.amax(&[1i64][..], false);
+        let agree = g
+            .gather(1, &greedy, false)
+            .squeeze_dim(1)
+            .ge_tensor(&(best - 1e-6))
+            .to_kind(Kind::Float);
+        stats.guidance_agreement += ((agree * &hg).sum(Kind::Float) / &guided).double_value(&[]);
+    });
+    stats.grad_norm += gn;
 }
 
 /// The guidance target of one encoded observation and its legal mask: uniform over the

@@ -266,200 +266,297 @@ impl PastPolicy {
 }
 
 /// Runs a worker until `stop` is set or the trainer hangs up. Waits for the first
-/// parameter snapshot before playing.
+/// parameter snapshot before playing. The loop, top to bottom: take the newest
+/// parameters, advance every table to its next policy decision, one batched forward
+/// pass per model, apply the sampled actions, send the finished trajectories.
 pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
     let _guard = tch::no_grad_guard();
     tch::set_num_threads(1);
-    let mut rules = setup.rules;
-    rules.hands_per_game = 1;
-    let players = rules.players as usize;
-    let first = loop {
-        if links.stop.load(Ordering::Relaxed) {
-            return Ok(());
-        }
-        match links.params.recv_timeout(Duration::from_millis(50)) {
-            Ok(p) => break p,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
-            Err(_) => return Ok(()),
-        }
+    let Some(mut w) = Worker::start(setup, &links)? else {
+        return Ok(());
     };
-    let snap = ParamSnapshot::from_bytes(&first)?;
-    if snap.model != setup.model {
-        bail!(
-            "worker {}: snapshot model {:?} differs from {:?}",
-            setup.id,
-            snap.model,
-            setup.model
-        );
-    }
-    let mut version = snap.version;
-    let model = OwnedNet::from_snapshot(&snap, Device::Cpu)?;
-    let mut past = if setup.opponents.uses_past() {
-        Some(PastPolicy::new(&first, setup.past_lag)?)
-    } else {
-        None
-    };
-    let mut labeller = match setup.search {
-        Some(s) => Some(SearchTeacher::new(
-            &rules,
-            s,
-            Rng::derive_seed(setup.seed, 0x5EA2C4),
-        )?),
-        None => None,
-    };
-    let mut rng = Rng::new(Rng::derive_seed(setup.seed, 0));
-    let mut seat_rng = Rng::new(Rng::derive_seed(setup.seed, u64::MAX));
-    let mut hand_counter = 0u64;
-    let mut new_table = |c: &mut u64, version: u64| -> Result<Table> {
-        *c += 1;
-        let game =
-            Game::new(rules, Rng::derive_seed(setup.seed, *c)).map_err(|e| anyhow!("{e}"))?;
-        let learner = (*c % players as u64) as usize;
-        Ok(Table {
-            game,
-            traj: Default::default(),
-            version: [version; 4],
-            kinds: setup.opponents.seats(players, learner, &mut seat_rng),
-        })
-    };
-    let mut tables: Vec<Table> = (0..setup.tables.max(1))
-        .map(|_| new_table(&mut hand_counter, version))
-        .collect::<Result<_>>()?;
-    let mut outgoing: Vec<Trajectory> = Vec::new();
-    let mut hands = 0u32;
-    let mut current = Batch::default();
-    let mut past_batch = Batch::default();
-    let mut pending: Vec<Pending> = Vec::new();
-    let mut enc = [0f32; ENCODED_LEN];
-    let mut mask = [0f32; POLICY_ACTIONS_V1];
     while !links.stop.load(Ordering::Relaxed) {
         while links.pause.load(Ordering::Relaxed) && !links.stop.load(Ordering::Relaxed) {
             std::thread::sleep(Duration::from_millis(10));
         }
-        // The newest complete snapshot, if any arrived (every one is kept for `past`).
+        w.take_parameters(&links)?;
+        w.advance_tables()?;
+        if w.pending.is_empty() {
+            continue;
+        }
+        w.decide()?;
+        if !w.send_finished(&links)? {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// A worker's state between two steps of its loop.
+struct Worker {
+    setup: WorkerSetup,
+    rules: Rules,
+    players: usize,
+    model: OwnedNet,
+    /// The parameter version the current model has.
+    version: u64,
+    past: Option<PastPolicy>,
+    labeller: Option<SearchTeacher>,
+    /// Sampling of the actions.
+    rng: Rng,
+    /// Who sits where at a new table.
+    seat_rng: Rng,
+    hand_counter: u64,
+    tables: Vec<Table>,
+    outgoing: Vec<Trajectory>,
+    /// Hands finished since the last message.
+    hands: u32,
+    current: Batch,
+    past_batch: Batch,
+    pending: Vec<Pending>,
+}
+
+impl Worker {
+    /// Waits for the first snapshot and deals the tables; `None` when stopped first.
+    fn start(setup: WorkerSetup, links: &WorkerLinks) -> Result<Option<Worker>> {
+        let mut rules = setup.rules;
+        rules.hands_per_game = 1;
+        let first = loop {
+            if links.stop.load(Ordering::Relaxed) {
+                return Ok(None);
+            }
+            match links.params.recv_timeout(Duration::from_millis(50)) {
+                Ok(p) => break p,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(_) => return Ok(None),
+            }
+        };
+        let snap = ParamSnapshot::from_bytes(&first)?;
+        if snap.model != setup.model {
+            bail!(
+                "worker {}: snapshot model {:?} differs from {:?}",
+                setup.id,
+                snap.model,
+                setup.model
+            );
+        }
+        let past = if setup.opponents.uses_past() {
+            Some(PastPolicy::new(&first, setup.past_lag)?)
+        } else {
+            None
+        };
+        let labeller = match setup.search {
+            Some(s) => Some(SearchTeacher::new(
+                &rules,
+                s,
+                Rng::derive_seed(setup.seed, 0x5EA2C4),
+            )?),
+            None => None,
+        };
+        let mut w = Worker {
+            rng: Rng::new(Rng::derive_seed(setup.seed, 0)),
+            seat_rng: Rng::new(Rng::derive_seed(setup.seed, u64::MAX)),
+            players: rules.players as usize,
+            rules,
+            model: OwnedNet::from_snapshot(&snap, Device::Cpu)?,
+            version: snap.version,
+            past,
+            labeller,
+            hand_counter: 0,
+            tables: Vec::new(),
+            outgoing: Vec::new(),
+            hands: 0,
+            current: Batch::default(),
+            past_batch: Batch::default(),
+            pending: Vec::new(),
+            setup,
+        };
+        for _ in 0..w.setup.tables.max(1) {
+            let t = w.new_table()?;
+            w.tables.push(t);
+        }
+        Ok(Some(w))
+    }
+
+    /// A fresh deal, the learner's seat rotating with the hand count.
+    fn new_table(&mut self) -> Result<Table> {
+        self.hand_counter += 1;
+        let c = self.hand_counter;
+        let game = Game::new(self.rules, Rng::derive_seed(self.setup.seed, c))
+            .map_err(|e| anyhow!("{e}"))?;
+        let learner = (c % self.players as u64) as usize;
+        Ok(Table {
+            game,
+            traj: Default::default(),
+            version: [self.version; 4],
+            kinds: self
+                .setup
+                .opponents
+                .seats(self.players, learner, &mut self.seat_rng),
+        })
+    }
+
+    /// Loads the newest complete snapshot, if any arrived (every one is kept for
+    /// `past`).
+    fn take_parameters(&mut self, links: &WorkerLinks) -> Result<()> {
         let mut newest = None;
         while let Ok(p) = links.params.try_recv() {
-            if let Some(past) = past.as_mut() {
+            if let Some(past) = self.past.as_mut() {
                 past.received(&p)?;
             }
             newest = Some(p);
         }
         if let Some(p) = newest {
             let snap = ParamSnapshot::from_bytes(&p)?;
-            snap.load_into(&model.vs)?;
-            version = snap.version;
+            snap.load_into(&self.model.vs)?;
+            self.version = snap.version;
         }
-        // Advance every table to its next policy decision.
-        pending.clear();
-        current.clear();
-        past_batch.clear();
-        for (ti, t) in tables.iter_mut().enumerate() {
+        Ok(())
+    }
+
+    /// Advances every table to its next policy decision (finished hands become
+    /// trajectories and fresh deals; automatic moves and efficiency-bot seats are
+    /// played) and queues those decisions.
+    fn advance_tables(&mut self) -> Result<()> {
+        self.pending.clear();
+        self.current.clear();
+        self.past_batch.clear();
+        for ti in 0..self.tables.len() {
             loop {
-                if !matches!(t.game.phase(), Phase::Turn | Phase::Claim) {
-                    finish_hand(t, players, &setup, &mut outgoing);
-                    hands += 1;
-                    *t = new_table(&mut hand_counter, version)?;
+                if !matches!(self.tables[ti].game.phase(), Phase::Turn | Phase::Claim) {
+                    finish_hand(
+                        &mut self.tables[ti],
+                        self.players,
+                        &self.setup,
+                        &mut self.outgoing,
+                    );
+                    self.hands += 1;
+                    self.tables[ti] = self.new_table()?;
                     continue;
                 }
-                let seats = t.game.seats_to_act();
-                let mut auto = None;
-                for &seat in &seats {
-                    let legal = t.game.legal_actions(seat);
-                    if let Some(a) = automatic(&legal, setup.auto_win) {
-                        auto = Some((seat, a));
-                        break;
-                    }
-                    if t.kinds[seat as usize] == SeatKind::Efficiency {
-                        let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
-                        auto = Some((seat, EfficiencyBot.act(&obs, &legal)));
-                        break;
-                    }
-                }
-                if let Some((seat, a)) = auto {
-                    t.game
-                        .apply(seat, a)
-                        .map_err(|e| anyhow!("worker {}: {e}", setup.id))?;
+                if self.play_automatic(ti)? {
                     continue;
                 }
-                for &seat in &seats {
-                    let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
-                    let legal = t.game.legal_actions(seat);
-                    encode(&obs, &mut enc);
-                    engine::encode::action_mask(&legal, &mut mask);
-                    let is_past = t.kinds[seat as usize] == SeatKind::Past;
-                    let teacher = if setup.record_teacher && !is_past {
-                        EfficiencyBot.act(&obs, &legal).index() as u16
-                    } else {
-                        0
-                    };
-                    let search = match (&mut labeller, is_past) {
-                        (Some(l), false) => l.label(&obs, &legal)?,
-                        _ => Vec::new(),
-                    };
-                    let hidden = if setup.record_hidden && !is_past {
-                        hidden_features(&t.game, seat, players as u8)
-                    } else {
-                        Vec::new()
-                    };
-                    let batch = if is_past {
-                        &mut past_batch
-                    } else {
-                        &mut current
-                    };
-                    batch.obs.extend_from_slice(&enc);
-                    batch.mask.extend_from_slice(&mask);
-                    pending.push(Pending {
-                        table: ti,
-                        seat,
-                        legal,
-                        teacher,
-                        search,
-                        hidden,
-                        past: is_past,
-                        row: batch.rows,
-                    });
-                    batch.rows += 1;
+                for seat in self.tables[ti].game.seats_to_act() {
+                    self.queue(ti, seat)?;
                 }
                 break;
             }
         }
-        if pending.is_empty() {
-            continue;
+        Ok(())
+    }
+
+    /// Plays one automatic move (a forced win) or efficiency-bot seat at table `ti`, if
+    /// any; whether it did.
+    fn play_automatic(&mut self, ti: usize) -> Result<bool> {
+        let t = &mut self.tables[ti];
+        let mut auto = None;
+        for seat in t.game.seats_to_act() {
+            let legal = t.game.legal_actions(seat);
+            if let Some(a) = automatic(&legal, self.setup.auto_win) {
+                auto = Some((seat, a));
+                break;
+            }
+            if t.kinds[seat as usize] == SeatKind::Efficiency {
+                let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
+                auto = Some((seat, EfficiencyBot.act(&obs, &legal)));
+                break;
+            }
         }
-        // One batched forward pass per model for all tables.
-        let (logp, values) = current.forward(&model)?;
-        let (past_logp, past_values) = match past.as_ref() {
-            Some(p) => past_batch.forward(&p.model)?,
+        let Some((seat, a)) = auto else {
+            return Ok(false);
+        };
+        t.game
+            .apply(seat, a)
+            .map_err(|e| anyhow!("worker {}: {e}", self.setup.id))?;
+        Ok(true)
+    }
+
+    /// Queues `seat`'s decision at table `ti` in its model's batch, with what the
+    /// teachers and the oracle critic need.
+    fn queue(&mut self, ti: usize, seat: u8) -> Result<()> {
+        let t = &self.tables[ti];
+        let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
+        let legal = t.game.legal_actions(seat);
+        let is_past = t.kinds[seat as usize] == SeatKind::Past;
+        let teacher = if self.setup.record_teacher && !is_past {
+            EfficiencyBot.act(&obs, &legal).index() as u16
+        } else {
+            0
+        };
+        let search = match (&mut self.labeller, is_past) {
+            (Some(l), false) => l.label(&obs, &legal)?,
+            _ => Vec::new(),
+        };
+        let hidden = if self.setup.record_hidden && !is_past {
+            hidden_features(&t.game, seat, self.players as u8)
+        } else {
+            Vec::new()
+        };
+        let batch = if is_past {
+            &mut self.past_batch
+        } else {
+            &mut self.current
+        };
+        let mut enc = [0f32; ENCODED_LEN];
+        let mut mask = [0f32; POLICY_ACTIONS_V1];
+        encode(&obs, &mut enc);
+        engine::encode::action_mask(&legal, &mut mask);
+        batch.obs.extend_from_slice(&enc);
+        batch.mask.extend_from_slice(&mask);
+        self.pending.push(Pending {
+            table: ti,
+            seat,
+            legal,
+            teacher,
+            search,
+            hidden,
+            past: is_past,
+            row: batch.rows,
+        });
+        batch.rows += 1;
+        Ok(())
+    }
+
+    /// One batched forward pass per model, then each queued decision's sampled action
+    /// applied (and recorded for the current policy's seats).
+    fn decide(&mut self) -> Result<()> {
+        let (logp, values) = self.current.forward(&self.model)?;
+        let (past_logp, past_values) = match self.past.as_ref() {
+            Some(p) => self.past_batch.forward(&p.model)?,
             None => (Vec::new(), Vec::new()),
         };
-        for p in pending.iter_mut() {
+        for p in self.pending.iter_mut() {
             let (lp, vals, obs) = if p.past {
-                (&past_logp, &past_values, &past_batch.obs)
+                (&past_logp, &past_values, &self.past_batch.obs)
             } else {
-                (&logp, &values, &current.obs)
+                (&logp, &values, &self.current.obs)
             };
             let Some(row) = lp.get(p.row * POLICY_ACTIONS_V1..(p.row + 1) * POLICY_ACTIONS_V1)
             else {
-                bail!("worker {}: a decision of a seat without a model", setup.id);
+                bail!(
+                    "worker {}: a decision of a seat without a model",
+                    self.setup.id
+                );
             };
-            let a = sample(&mut rng, row);
+            let a = sample(&mut self.rng, row);
             let Some(action) = Action::from_index(a) else {
                 continue;
             };
-            let t = &mut tables[p.table];
+            let t = &mut self.tables[p.table];
             // An earlier answer in the same claim window may have closed it.
             if !p.legal.contains(action) || !t.game.seats_to_act().contains(&p.seat) {
                 continue;
             }
             t.game
                 .apply(p.seat, action)
-                .map_err(|e| anyhow!("worker {}: {e}", setup.id))?;
+                .map_err(|e| anyhow!("worker {}: {e}", self.setup.id))?;
             if p.past {
                 continue;
             }
             let s = p.seat as usize;
             if t.traj[s].is_empty() {
-                t.version[s] = version;
+                t.version[s] = self.version;
             }
             t.traj[s].push(Step {
                 obs: obs[p.row * ENCODED_LEN..(p.row + 1) * ENCODED_LEN].to_vec(),
@@ -472,19 +569,23 @@ pub fn run_worker(setup: WorkerSetup, links: WorkerLinks) -> Result<()> {
                 hidden: std::mem::take(&mut p.hidden),
             });
         }
-        if outgoing.len() >= setup.send_every.max(1) {
-            let msg = TrajectoryBatch {
-                worker: setup.id,
-                hands,
-                trajectories: std::mem::take(&mut outgoing),
-            };
-            hands = 0;
-            if !send(&links, msg.to_bytes()?) {
-                return Ok(());
-            }
-        }
+        Ok(())
     }
-    Ok(())
+
+    /// Sends the finished trajectories once there are `send_every` of them; false when
+    /// the trainer is gone or stopping.
+    fn send_finished(&mut self, links: &WorkerLinks) -> Result<bool> {
+        if self.outgoing.len() < self.setup.send_every.max(1) {
+            return Ok(true);
+        }
+        let msg = TrajectoryBatch {
+            worker: self.setup.id,
+            hands: self.hands,
+            trajectories: std::mem::take(&mut self.outgoing),
+        };
+        self.hands = 0;
+        Ok(send(links, msg.to_bytes()?))
+    }
 }
 
 /// Turns the current policy's decisions of a finished hand into trajectories.
