@@ -430,13 +430,10 @@ impl Game {
             reds,
             ev,
         );
-        self.turn = s;
-        self.phase = Phase::Turn;
-        self.drawn = None;
+        self.on_turn_after_claim(s);
         if kan {
+            self.after_call = false;
             self.replacement(s, ev);
-        } else {
-            self.after_call = true;
         }
     }
 
@@ -462,6 +459,12 @@ impl Game {
             reds,
             ev,
         );
+        self.on_turn_after_claim(s);
+    }
+
+    /// Seat `s`, having claimed a discard, is on turn without a drawn tile (a kan then
+    /// draws its replacement; pon and chi discard next).
+    fn on_turn_after_claim(&mut self, s: u8) {
         self.turn = s;
         self.phase = Phase::Turn;
         self.drawn = None;
