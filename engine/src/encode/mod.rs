@@ -73,13 +73,57 @@
 //!
 //! Every value is finite and lies in `[0, 1]`, except [`gf::SCORES`] in `[-1, 1]`.
 //!
+//! # Encoding v2 (the riichi presets)
+//!
+//! [`Encoding::V2`] keeps the 35 tokens and widens every row to [`TOKEN_FEATURES_V2`]:
+//!
+//! ```text
+//! TOKEN_FEATURES_V2 = 36 (the v1 columns, unchanged) + 12                  = 48
+//! ENCODED_LEN_V2    = NUM_TOKENS * TOKEN_FEATURES_V2 = 35 * 48             = 1680
+//! global token: v1's 0..25, then 25..GLOBAL_USED_V2 (46); 46..48 are 0
+//! ```
+//!
+//! The v2 columns are filled from [`Observation::riichi`] only, so under the simple
+//! rules a v2 encoding is the v1 encoding padded with zeros; the first 36 columns of
+//! every tile token and the first [`GLOBAL_USED`] (25) of the global token are always
+//! the v1 encoding of the same observation (v1's global row is 0 after them). Under the riichi rules
+//! v1's [`gf::SCORES`] saturate (points are thousands); [`gf2::POINTS`] carries them.
+//!
+//! | tile feature | name | value and scale |
+//! |---|---|---|
+//! | 36 | [`tf2::DORA`] | dora the type is worth, from the revealed indicators / 4 (sanma: a 1m indicator makes 9m) |
+//! | 37 | [`tf2::INDICATOR`] | revealed indicators of the type / 4 |
+//! | 38 | [`tf2::RED_HELD`] | 1 on 5m/5p/5s if the own closed hand holds that suit's red five |
+//! | 39 | [`tf2::RED_UNSEEN`] | 1 on 5m/5p/5s if the rules have that red five and it is not in the own hand, a meld or an unclaimed discard (a red five shown as a dora indicator is not told apart, so it counts as unseen) |
+//! | 40..44 | [`tf2::RIICHI_TILE`] | 1 if the type is relative seat `r`'s riichi declaration discard |
+//! | 44..48 | [`tf2::SAFE`] | 1 if the type cannot ron for relative seat `r` for public reasons: it is in `r`'s discard row (furiten), or `r` is in riichi and someone discarded it after `r`'s declaration (riichi furiten) |
+//!
+//! | global feature | name | value and scale |
+//! |---|---|---|
+//! | 25 | [`gf2::RIICHI_RULES`] | 1 under the riichi rules |
+//! | 26..30 | [`gf2::IN_RIICHI`] | 1 if relative seat `r` has declared riichi |
+//! | 30..34 | [`gf2::KITA`] | norths relative seat `r` set aside / 4 |
+//! | 34 | [`gf2::HONBA`] | honba / 8, clamped to 1 |
+//! | 35 | [`gf2::STICKS`] | riichi sticks on the table / 4, clamped to 1 |
+//! | 36..39 | [`gf2::ROUND_WIND`] | round wind one-hot: East, South, West |
+//! | 39 | [`gf2::FURITEN`] | 1 if the observer cannot ron now (any furiten) |
+//! | 40..44 | [`gf2::POINTS`] | (relative seat `r`'s points − starting points) / starting points, clamped to `[-1, 1]` |
+//! | 44 | [`gf2::DORA_HELD`] | dora in the own hand and melds (types × indicators, red fives, kita with north's dora) / 8, clamped to 1 |
+//! | 45 | [`gf2::INDICATORS`] | revealed dora indicators / 5 |
+//!
+//! The seat wind is v1's [`gf::SEAT_FROM_DEALER`]. A v2 model has
+//! [`Encoding::policy_actions`] = [`NUM_ACTIONS`] = 177 logits, the riichi actions
+//! included.
+//!
 //! # Hidden information
 //! [`encode`] reads nothing but the [`Observation`], which holds only what its seat may
 //! see; the encoding is a deterministic function of it.
 //!
 //! # Versioning
-//! [`ENCODING_VERSION`] changes whenever any layout, scale or meaning above changes.
-//! Models and checkpoints record it and refuse a mismatch.
+//! The version changes whenever any layout, scale or meaning above changes; [`Encoding`]
+//! lists the versions this build writes ([`encode`] and [`ENCODING_VERSION`] are v1's).
+//! Models and checkpoints record their version and are refused by a build that does not
+//! write it, or under rules it does not fit ([`Encoding::fits`]).
 
 use crate::bots::own_melds;
 use crate::efficiency::value_scores;
@@ -87,7 +131,12 @@ use crate::game::{LegalActions, Observation, Phase, NUM_ACTIONS};
 use crate::shanten::{min_shanten, Forms};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 
-/// Version of the layout documented in the module docs.
+mod riichi;
+mod version;
+
+pub use version::{Encoding, WrongLength};
+
+/// Version of the layout [`encode`] writes (v1; [`Encoding`] names every version).
 pub const ENCODING_VERSION: u32 = 1;
 /// One token per tile type.
 pub const NUM_TILE_TOKENS: usize = NUM_TILE_TYPES;
@@ -99,10 +148,18 @@ pub const NUM_TOKENS: usize = NUM_TILE_TOKENS + NUM_GLOBAL_TOKENS;
 pub const TOKEN_FEATURES: usize = 36;
 /// Length of the flat encoding.
 pub const ENCODED_LEN: usize = NUM_TOKENS * TOKEN_FEATURES;
+/// Features per token in encoding v2 (v1's 36, then 12 riichi features).
+pub const TOKEN_FEATURES_V2: usize = 48;
+/// Length of the flat v2 encoding.
+pub const ENCODED_LEN_V2: usize = NUM_TOKENS * TOKEN_FEATURES_V2;
+/// Length of the longest encoding (a buffer every version fits).
+pub const MAX_ENCODED_LEN: usize = ENCODED_LEN_V2;
 /// Row of the global token.
 pub const GLOBAL_TOKEN: usize = NUM_TILE_TOKENS;
 /// Features of the global token that are used (the rest are 0).
 pub const GLOBAL_USED: usize = 25;
+/// Features of the global token that encoding v2 uses.
+pub const GLOBAL_USED_V2: usize = 46;
 
 /// Tile-token feature offsets (see the module table).
 pub mod tf {
@@ -138,6 +195,46 @@ pub mod tf {
     pub const NUMBER: usize = 26;
     /// Terminal or honour.
     pub const TERMINAL_OR_HONOR: usize = 35;
+}
+
+/// Tile-token feature offsets that encoding v2 adds (see the module table).
+pub mod tf2 {
+    /// Dora this type is, from the revealed indicators / 4.
+    pub const DORA: usize = 36;
+    /// Revealed indicators of this type / 4.
+    pub const INDICATOR: usize = 37;
+    /// The observer holds the red copy of this five.
+    pub const RED_HELD: usize = 38;
+    /// The red copy of this five exists and the observer has not seen it.
+    pub const RED_UNSEEN: usize = 39;
+    /// The riichi declaration tile of relative seat `r` (4 slots).
+    pub const RIICHI_TILE: usize = 40;
+    /// Safe against relative seat `r` (4 slots).
+    pub const SAFE: usize = 44;
+}
+
+/// Global-token feature offsets that encoding v2 adds (see the module table).
+pub mod gf2 {
+    /// The riichi rules are in play.
+    pub const RIICHI_RULES: usize = 25;
+    /// Relative seat `r` has declared riichi (4 slots).
+    pub const IN_RIICHI: usize = 26;
+    /// Kita set aside by relative seat `r` / 4 (4 slots).
+    pub const KITA: usize = 30;
+    /// Honba / 8.
+    pub const HONBA: usize = 34;
+    /// Riichi sticks on the table / 4.
+    pub const STICKS: usize = 35;
+    /// Round wind one-hot: East, South, West (3 slots).
+    pub const ROUND_WIND: usize = 36;
+    /// The observer is furiten.
+    pub const FURITEN: usize = 39;
+    /// Relative seat `r`'s points minus the starting points, / starting points (4 slots).
+    pub const POINTS: usize = 40;
+    /// Dora the observer holds / 8.
+    pub const DORA_HELD: usize = 44;
+    /// Revealed dora indicators / 5.
+    pub const INDICATORS: usize = 45;
 }
 
 /// Global-token feature offsets (see the module table).
@@ -179,219 +276,205 @@ pub mod gf {
 /// Scale for score changes in [`gf::SCORES`].
 pub const SCORE_SCALE: f32 = 32.0;
 
-#[inline]
-fn set(out: &mut [f32; ENCODED_LEN], token: usize, feature: usize, value: f32) {
-    if let Some(x) = out.get_mut(token * TOKEN_FEATURES + feature) {
-        *x = value;
+/// The rows being written: a flat buffer of [`NUM_TOKENS`] rows of `stride` features.
+/// Writes to a feature at or beyond `stride` (a v2 feature in a v1 buffer) are dropped,
+/// so the v1 layout is exactly the first [`TOKEN_FEATURES`] columns of v2.
+pub(crate) struct Rows<'a> {
+    data: &'a mut [f32],
+    stride: usize,
+}
+
+impl Rows<'_> {
+    #[inline]
+    pub(crate) fn set(&mut self, token: usize, feature: usize, value: f32) {
+        if feature < self.stride {
+            if let Some(x) = self.data.get_mut(token * self.stride + feature) {
+                *x = value;
+            }
+        }
+    }
+
+    #[inline]
+    fn add(&mut self, token: usize, feature: usize, value: f32) {
+        if feature < self.stride {
+            if let Some(x) = self.data.get_mut(token * self.stride + feature) {
+                *x += value;
+            }
+        }
+    }
+
+    #[inline]
+    fn get(&self, token: usize, feature: usize) -> f32 {
+        if feature < self.stride {
+            self.data
+                .get(token * self.stride + feature)
+                .copied()
+                .unwrap_or(0.0)
+        } else {
+            0.0
+        }
     }
 }
 
 #[inline]
-fn add(out: &mut [f32; ENCODED_LEN], token: usize, feature: usize, value: f32) {
-    if let Some(x) = out.get_mut(token * TOKEN_FEATURES + feature) {
-        *x += value;
-    }
-}
-
-#[inline]
-fn clamp01(x: f32) -> f32 {
+pub(crate) fn clamp01(x: f32) -> f32 {
     x.clamp(0.0, 1.0)
 }
 
-/// Encodes `obs` into `out` (overwriting all of it). Deterministic, allocation-free and
-/// never panics, even for inconsistent observations (values are clamped to the
-/// documented ranges).
+/// Encodes `obs` in encoding v1 into `out` (overwriting all of it). Deterministic,
+/// allocation-free and never panics, even for inconsistent observations (values are
+/// clamped to the documented ranges). [`Encoding::encode`] writes any version.
 pub fn encode(obs: &Observation, out: &mut [f32; ENCODED_LEN]) {
     out.fill(0.0);
-    let players = (obs.rules.players as usize).clamp(1, 4);
-    let seat = obs.seat as usize;
-    let rel = |abs: usize| (abs + players - seat % players) % players;
+    let mut rows = Rows {
+        data: out,
+        stride: TOKEN_FEATURES,
+    };
+    fill_v1(obs, &mut rows);
+}
 
-    // Tile identity and per-type counts.
+/// The v1 features (every version's first [`TOKEN_FEATURES`] columns).
+fn fill_v1(obs: &Observation, out: &mut Rows) {
+    fill_tile_counts(obs, out);
+    fill_value_scores(obs, out);
+    fill_global(obs, out);
+}
+
+/// Relative seat of absolute seat `abs` for the observer (see the module docs).
+pub(crate) fn relative(obs: &Observation, abs: usize) -> usize {
+    let players = (obs.rules.players as usize).clamp(1, 4);
+    (abs + players - obs.seat as usize % players) % players
+}
+
+/// Tile identity, own hand, melds, discards, unseen counts and the claimable tile.
+fn fill_tile_counts(obs: &Observation, out: &mut Rows) {
+    let players = (obs.rules.players as usize).clamp(1, 4);
     for t in Tile::all() {
         let k = t.index();
-        set(
-            out,
-            k,
-            tf::HAND,
-            clamp01(*obs.hand.get(k).unwrap_or(&0) as f32 / 4.0),
-        );
-        set(
-            out,
-            k,
-            tf::UNSEEN,
-            clamp01(*obs.unseen.get(k).unwrap_or(&0) as f32 / 4.0),
-        );
-        set(
-            out,
-            k,
-            tf::IN_SET,
-            obs.rules.tile_set.contains(t) as u8 as f32,
-        );
-        set(out, k, tf::SUIT + t.suit().index(), 1.0);
-        set(out, k, tf::NUMBER + (t.number() as usize - 1).min(8), 1.0);
-        set(
-            out,
-            k,
-            tf::TERMINAL_OR_HONOR,
-            t.is_terminal_or_honor() as u8 as f32,
-        );
+        let hand = *obs.hand.get(k).unwrap_or(&0) as f32;
+        out.set(k, tf::HAND, clamp01(hand / 4.0));
+        let unseen = *obs.unseen.get(k).unwrap_or(&0) as f32;
+        out.set(k, tf::UNSEEN, clamp01(unseen / 4.0));
+        let in_set = obs.rules.tile_set.contains(t);
+        out.set(k, tf::IN_SET, in_set as u8 as f32);
+        out.set(k, tf::SUIT + t.suit().index(), 1.0);
+        out.set(k, tf::NUMBER + (t.number() as usize - 1).min(8), 1.0);
+        let terminal = t.is_terminal_or_honor();
+        out.set(k, tf::TERMINAL_OR_HONOR, terminal as u8 as f32);
     }
     if let Some(d) = obs.drawn {
-        set(out, d.index(), tf::DRAWN, 1.0);
+        out.set(d.index(), tf::DRAWN, 1.0);
     }
     for abs in 0..players {
-        let r = rel(abs);
+        let r = relative(obs, abs);
         let mut melded = [0u8; NUM_TILE_TYPES];
         for m in obs.melds.get(abs).into_iter().flatten() {
             m.add_to(&mut melded);
         }
         for (k, &c) in melded.iter().enumerate() {
             if c > 0 {
-                set(out, k, tf::MELDED + r, clamp01(c as f32 / 4.0));
+                out.set(k, tf::MELDED + r, clamp01(c as f32 / 4.0));
             }
         }
         let row = obs.discards.get(abs).map(|d| d.as_slice()).unwrap_or(&[]);
         for d in row {
-            add(out, d.tile.index(), tf::DISCARDED + r, 0.25);
+            out.add(d.tile.index(), tf::DISCARDED + r, 0.25);
         }
         if let Some(d) = row.last() {
-            set(out, d.tile.index(), tf::LAST_DISCARD + r, 1.0);
+            out.set(d.tile.index(), tf::LAST_DISCARD + r, 1.0);
         }
     }
     for k in 0..NUM_TILE_TYPES {
-        if let Some(x) =
-            out.get_mut(k * TOKEN_FEATURES + tf::DISCARDED..k * TOKEN_FEATURES + tf::DISCARDED + 4)
-        {
-            for v in x {
-                *v = clamp01(*v);
-            }
+        for r in 0..4 {
+            let v = out.get(k, tf::DISCARDED + r);
+            out.set(k, tf::DISCARDED + r, clamp01(v));
         }
     }
     if let Some(p) = obs.pending {
-        set(out, p.tile.index(), tf::PENDING, 1.0);
+        out.set(p.tile.index(), tf::PENDING, 1.0);
     }
+}
 
-    // The value-score matrix when the observer must discard.
+/// The value-score matrix, when the observer must discard.
+fn fill_value_scores(obs: &Observation, out: &mut Rows) {
     let melds = own_melds(obs);
     let tiles: u32 = obs.hand.iter().map(|&c| c as u32).sum();
-    let forms = Forms::from_rules(&obs.rules);
-    if tiles > 0 && tiles % 3 == 2 && tiles + 3 * melds as u32 == 14 {
-        let v = value_scores(&obs.hand, melds, obs.rules.tile_set, forms, &obs.unseen);
-        for k in 0..NUM_TILE_TYPES {
-            if v.held & (1u64 << k) == 0 {
-                continue;
-            }
-            set(out, k, tf::HELD, 1.0);
-            set(
-                out,
-                k,
-                tf::SHANTEN_AFTER,
-                clamp01((v.shanten_after[k] as f32 + 1.0) / 8.0),
-            );
-            set(
-                out,
-                k,
-                tf::UKEIRE,
-                v.ukeire_tiles[k].min(128) as f32 / 128.0,
-            );
-            let s2 = v.second_step[k];
-            set(
-                out,
-                k,
-                tf::SECOND_STEP,
-                if s2.is_finite() {
-                    clamp01(s2 / 128.0)
-                } else {
-                    0.0
-                },
-            );
-            let sc = v.score[k];
-            set(
-                out,
-                k,
-                tf::SCORE,
-                if sc.is_finite() { clamp01(sc) } else { 0.0 },
-            );
-        }
+    if !(tiles > 0 && tiles % 3 == 2 && tiles + 3 * melds as u32 == 14) {
+        return;
     }
+    let forms = Forms::from_rules(&obs.rules);
+    let v = value_scores(&obs.hand, melds, obs.rules.tile_set, forms, &obs.unseen);
+    for k in 0..NUM_TILE_TYPES {
+        if v.held & (1u64 << k) == 0 {
+            continue;
+        }
+        out.set(k, tf::HELD, 1.0);
+        let after = (v.shanten_after[k] as f32 + 1.0) / 8.0;
+        out.set(k, tf::SHANTEN_AFTER, clamp01(after));
+        out.set(k, tf::UKEIRE, v.ukeire_tiles[k].min(128) as f32 / 128.0);
+        let s2 = v.second_step[k];
+        let s2 = if s2.is_finite() {
+            clamp01(s2 / 128.0)
+        } else {
+            0.0
+        };
+        out.set(k, tf::SECOND_STEP, s2);
+        let sc = v.score[k];
+        out.set(k, tf::SCORE, if sc.is_finite() { clamp01(sc) } else { 0.0 });
+    }
+}
 
-    // The global token.
+/// The global token's v1 features.
+fn fill_global(obs: &Observation, out: &mut Rows) {
+    let players = (obs.rules.players as usize).clamp(1, 4);
+    let seat = obs.seat as usize;
     let g = GLOBAL_TOKEN;
     let from_dealer = (seat + players - obs.dealer as usize % players) % players;
-    set(out, g, gf::SEAT_FROM_DEALER + from_dealer, 1.0);
+    out.set(g, gf::SEAT_FROM_DEALER + from_dealer, 1.0);
     let initial_live =
         obs.rules.tile_set.num_tiles() as i32 - 13 * players as i32 - obs.rules.dead_wall as i32;
     if initial_live > 0 {
-        set(
-            out,
-            g,
-            gf::LIVE_WALL,
-            clamp01(obs.live_wall as f32 / initial_live as f32),
-        );
+        let live = obs.live_wall as f32 / initial_live as f32;
+        out.set(g, gf::LIVE_WALL, clamp01(live));
     }
     for abs in 0..players {
-        let delta = obs
-            .scores
-            .get(abs)
-            .copied()
-            .unwrap_or(0)
-            .wrapping_sub(obs.rules.starting_points);
-        set(
-            out,
-            g,
-            gf::SCORES + rel(abs),
-            (delta as f32 / SCORE_SCALE).clamp(-1.0, 1.0),
-        );
+        let score = obs.scores.get(abs).copied().unwrap_or(0);
+        let delta = score.wrapping_sub(obs.rules.starting_points);
+        let scaled = (delta as f32 / SCORE_SCALE).clamp(-1.0, 1.0);
+        out.set(g, gf::SCORES + relative(obs, abs), scaled);
     }
     if obs.rules.hands_per_game > 0 {
-        set(
-            out,
-            g,
-            gf::HAND_PROGRESS,
-            clamp01(obs.hand_number as f32 / obs.rules.hands_per_game as f32),
-        );
+        let progress = obs.hand_number as f32 / obs.rules.hands_per_game as f32;
+        out.set(g, gf::HAND_PROGRESS, clamp01(progress));
     }
     let turn = obs.phase == Phase::Turn;
-    set(out, g, gf::PHASE_TURN, turn as u8 as f32);
-    set(
-        out,
-        g,
-        gf::PHASE_CLAIM,
-        (obs.phase == Phase::Claim) as u8 as f32,
-    );
+    out.set(g, gf::PHASE_TURN, turn as u8 as f32);
+    out.set(g, gf::PHASE_CLAIM, (obs.phase == Phase::Claim) as u8 as f32);
     let my_turn = turn && obs.turn == obs.seat;
-    set(out, g, gf::MY_TURN, my_turn as u8 as f32);
+    out.set(g, gf::MY_TURN, my_turn as u8 as f32);
     if let Some(p) = obs.pending {
-        set(out, g, gf::ROBBING, p.added_kan as u8 as f32);
-        set(
-            out,
+        out.set(g, gf::ROBBING, p.added_kan as u8 as f32);
+        out.set(
             g,
-            gf::PENDING_FROM + rel(p.from as usize % players),
+            gf::PENDING_FROM + relative(obs, p.from as usize % players),
             1.0,
         );
     }
-    set(out, g, gf::OWN_MELDS, clamp01(melds as f32 / 4.0));
+    let melds = own_melds(obs);
+    out.set(g, gf::OWN_MELDS, clamp01(melds as f32 / 4.0));
+    let tiles: u32 = obs.hand.iter().map(|&c| c as u32).sum();
     if tiles > 0 && tiles <= 14 {
+        let forms = Forms::from_rules(&obs.rules);
         let s = min_shanten(&obs.hand, melds.min(4), obs.rules.tile_set, forms);
-        set(out, g, gf::MIN_SHANTEN, clamp01((s as f32 + 1.0) / 8.0));
+        out.set(g, gf::MIN_SHANTEN, clamp01((s as f32 + 1.0) / 8.0));
     }
-    set(out, g, gf::PLAYERS, clamp01(players as f32 / 4.0));
-    set(out, g, gf::KANS, clamp01(obs.kans as f32 / 4.0));
-    set(out, g, gf::CHI_ALLOWED, obs.rules.chi as u8 as f32);
+    out.set(g, gf::PLAYERS, clamp01(players as f32 / 4.0));
+    out.set(g, gf::KANS, clamp01(obs.kans as f32 / 4.0));
+    out.set(g, gf::CHI_ALLOWED, obs.rules.chi as u8 as f32);
     let own_discards = obs.discards.get(seat).map_or(0, |d| d.len());
-    set(
-        out,
-        g,
-        gf::OWN_DISCARDS,
-        clamp01(own_discards as f32 / 24.0),
-    );
-    set(
-        out,
-        g,
-        gf::AFTER_CALL,
-        (my_turn && obs.drawn.is_none()) as u8 as f32,
-    );
+    out.set(g, gf::OWN_DISCARDS, clamp01(own_discards as f32 / 24.0));
+    let after_call = my_turn && obs.drawn.is_none();
+    out.set(g, gf::AFTER_CALL, after_call as u8 as f32);
 }
 
 /// Writes the legal-action mask over the first `out.len()` action indices (at most
@@ -404,16 +487,10 @@ pub fn action_mask(legal: &LegalActions, out: &mut [f32]) {
     }
 }
 
-/// The range a feature value must lie in: `(min, max)` of feature `feature` of token
-/// `token`, as documented in the module tables.
+/// The range a feature value must lie in under encoding v1 (see
+/// [`Encoding::feature_range`] for any version).
 pub fn feature_range(token: usize, feature: usize) -> (f32, f32) {
-    if token == GLOBAL_TOKEN && (gf::SCORES..gf::SCORES + 4).contains(&feature) {
-        (-1.0, 1.0)
-    } else if token == GLOBAL_TOKEN && feature >= GLOBAL_USED {
-        (0.0, 0.0)
-    } else {
-        (0.0, 1.0)
-    }
+    Encoding::V1.feature_range(token, feature)
 }
 
 #[cfg(test)]

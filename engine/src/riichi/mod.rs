@@ -38,6 +38,7 @@
 
 mod decompose;
 mod dora;
+pub(crate) use dora::dora_of;
 mod fu;
 mod payment;
 mod validate;
