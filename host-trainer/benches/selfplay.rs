@@ -6,6 +6,7 @@
 //! self-play hands/s ÷ efficiency-bot hands/s (the network's forward passes and the
 //! observation encoding, value-score matrix included, are what the difference costs).
 
+use engine::encode::Encoding;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,9 +26,9 @@ fn main() {
     let cfg = TrainConfig::default();
     let model = host_trainer::train::run::model_config(&cfg);
     tch::manual_seed(0);
-    let net = OwnedNet::new(model, Device::Cpu).unwrap();
+    let net = OwnedNet::new(model, Encoding::V1, Device::Cpu).unwrap();
     let snap = Arc::new(
-        ParamSnapshot::take(&net.vs, model, 0)
+        ParamSnapshot::take(&net.vs, model, Encoding::V1, 0)
             .unwrap()
             .to_bytes()
             .unwrap(),

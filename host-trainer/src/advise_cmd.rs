@@ -171,10 +171,15 @@ impl ModelChoice {
     }
 }
 
-/// Whether a model trained for the rules preset `model_rules` fits the observation's.
+/// Whether a model trained for the rules preset `model_rules` fits the observation's:
+/// the same players and tile set, and riichi rules only for a riichi model (whose
+/// encoding carries their state and actions).
 fn rules_fit(model_rules: &str, obs: &Observation) -> bool {
-    engine::Rules::preset(model_rules)
-        .is_some_and(|r| r.players == obs.rules.players && r.tile_set == obs.rules.tile_set)
+    engine::Rules::preset(model_rules).is_some_and(|r| {
+        r.players == obs.rules.players
+            && r.tile_set == obs.rules.tile_set
+            && r.is_riichi() == obs.rules.is_riichi()
+    })
 }
 
 /// The advisor for `obs`: the loaded model if its rules fit, else efficiency-only (the
@@ -195,9 +200,14 @@ fn fit_advisor(choice: &ModelChoice, model: Option<Advisor>, obs: &Observation) 
         return Ok(advisor);
     }
     let why = format!(
-        "the model {} was trained for {model_rules:?} rules, the position is {} players",
+        "the model {} was trained for {model_rules:?} rules, the position is {} players{}",
         choice.name(),
-        obs.rules.players
+        obs.rules.players,
+        if obs.rules.is_riichi() {
+            " under riichi rules"
+        } else {
+            ""
+        }
     );
     match choice {
         ModelChoice::File(_) => bail!("{why} (pass --rules {model_rules}, or --no-model)"),

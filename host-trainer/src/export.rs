@@ -140,10 +140,11 @@ pub fn export_checkpoint(
     };
     let preset = inference::position::rules_preset(&rules)
         .with_context(|| format!("rules preset {rules:?}"))?;
-    if preset.riichi.is_some() {
+    if !weights.encoding().fits(&preset) {
         bail!(
             "{rules:?} is a riichi preset: a model of encoding version {} cannot declare \
-             riichi or kita; export it for sanma or four-player",
+             riichi or kita; export it for sanma or four-player (a model trained on a \
+             riichi preset has version 2)",
             weights.encoding_version()
         );
     }
@@ -155,13 +156,14 @@ pub fn export_checkpoint(
             preset.tile_set
         );
     }
-    let meta = Sidecar::new(
+    let mut meta = Sidecar::new(
         weights.config(),
         &rules,
         &src.run_id,
         ck.params.version,
         concat!("host-trainer ", env!("CARGO_PKG_VERSION"), " export"),
     );
+    meta.encoding_version = weights.encoding_version();
     inference::onnx_export::export(&weights, &meta, out)
         .with_context(|| format!("exporting to {}", out.display()))?;
     let advisor = Advisor::load(out).with_context(|| {

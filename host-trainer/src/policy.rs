@@ -9,8 +9,8 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use engine::bots::Agent;
-use engine::encode::{action_mask, encode, ENCODED_LEN};
-use engine::game::{Action, LegalActions, Observation, POLICY_ACTIONS_V1};
+use engine::encode::{action_mask, MAX_ENCODED_LEN};
+use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
 use inference::Advisor;
 
 use crate::arena::AgentFactory;
@@ -78,12 +78,15 @@ impl OnnxAgent {
         if let Some(a) = automatic(legal, true) {
             return Some(a);
         }
-        let mut x = [0f32; ENCODED_LEN];
-        let mut mask = [0f32; POLICY_ACTIONS_V1];
-        encode(obs, &mut x);
-        action_mask(legal, &mut mask);
-        let (logits, _) = self.advisor.evaluate(&x).ok()?;
-        let best = greedy_legal(&logits, &mask)?;
+        let encoding = self.advisor.encoding()?;
+        let mut x = [0f32; MAX_ENCODED_LEN];
+        let x = x.get_mut(..encoding.encoded_len())?;
+        let mut mask = [0f32; NUM_ACTIONS];
+        let mask = mask.get_mut(..encoding.policy_actions())?;
+        encoding.encode(obs, x).ok()?;
+        action_mask(legal, mask);
+        let (logits, _) = self.advisor.evaluate(x).ok()?;
+        let best = greedy_legal(&logits, mask)?;
         Action::from_index(best).filter(|a| legal.contains(*a))
     }
 }

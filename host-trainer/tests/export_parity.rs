@@ -5,14 +5,15 @@
 
 mod common;
 
+use engine::encode::Encoding;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::AtomicBool;
 
 use clap::Parser;
 use engine::bots::{Agent, EfficiencyBot, RandomBot};
-use engine::encode::{encode, ENCODED_LEN};
-use engine::game::{Game, Phase, POLICY_ACTIONS_V1};
+use engine::encode::ENCODED_LEN;
+use engine::game::{Game, Phase};
 use engine::Rules;
 use host_trainer::export::export_checkpoint;
 use host_trainer::train::checkpoint::Checkpoint;
@@ -64,11 +65,17 @@ fn tiny_run(dir: &Path, rules: &str) -> PathBuf {
 /// Flat encodings of every decision of seeded self-play hands (random and efficiency
 /// bots, sanma and four-player), at least `min` of them.
 fn self_play_observations(min: usize) -> Vec<f32> {
+    observations_of(min, Encoding::V1, &[Rules::sanma(), Rules::four_player()])
+}
+
+/// [`self_play_observations`] in `encoding` on hands of `presets`.
+fn observations_of(min: usize, encoding: Encoding, presets: &[Rules]) -> Vec<f32> {
     let mut obs = Vec::new();
-    let mut enc = [0f32; ENCODED_LEN];
+    let len = encoding.encoded_len();
+    let mut enc = vec![0f32; len];
     let mut seed = 0u64;
-    while obs.len() / ENCODED_LEN < min {
-        for rules in [Rules::sanma(), Rules::four_player()] {
+    while obs.len() / len < min {
+        for &rules in presets {
             let mut rules = rules;
             rules.hands_per_game = 1;
             let mut g = Game::new(rules, seed).unwrap();
@@ -79,7 +86,7 @@ fn self_play_observations(min: usize) -> Vec<f32> {
                 let seat = g.seats_to_act()[0];
                 let o = g.observation(seat).unwrap();
                 let legal = g.legal_actions(seat);
-                encode(&o, &mut enc);
+                encoding.encode(&o, &mut enc).unwrap();
                 obs.extend_from_slice(&enc);
                 let a = if (seat as u64 + seed) % 2 == 0 {
                     random.act(&o, &legal)
@@ -98,15 +105,18 @@ fn self_play_observations(min: usize) -> Vec<f32> {
 /// over `obs` in batches of `batch`.
 fn max_diffs(net: &OwnedNet, model: &Path, obs: &[f32], batch: usize) -> (f32, f32) {
     let advisor = Advisor::load(model).unwrap();
+    let encoding = net.net.encoding;
+    assert_eq!(advisor.encoding(), Some(encoding));
+    let len = encoding.encoded_len();
     let (mut dl, mut dv) = (0f32, 0f32);
-    for chunk in obs.chunks(batch * ENCODED_LEN) {
-        let b = chunk.len() / ENCODED_LEN;
-        let x = obs_tensor(chunk, Device::Cpu).unwrap();
+    for chunk in obs.chunks(batch * len) {
+        let b = chunk.len() / len;
+        let x = obs_tensor(chunk, encoding, Device::Cpu).unwrap();
         let (logits, values) = tch::no_grad(|| net.net.forward(&x));
         let logits = Vec::<f32>::try_from(logits.flatten(0, -1)).unwrap();
         let values = Vec::<f32>::try_from(values).unwrap();
         let (tl, tv) = advisor.evaluate(chunk).unwrap();
-        assert_eq!(logits.len(), b * POLICY_ACTIONS_V1);
+        assert_eq!(logits.len(), b * encoding.policy_actions());
         assert_eq!(tl.len(), logits.len());
         assert_eq!(tv.len(), b);
         for (a, t) in logits.iter().zip(&tl) {
@@ -155,6 +165,45 @@ fn trained_checkpoint_exports_with_tch_tract_parity() {
     assert!(export_checkpoint(&run, &out2, Some("mahjong-ish")).is_err());
 }
 
+/// A riichi preset trains an encoding-v2 model (177 logits) that exports with tch /
+/// tract parity on riichi observations, plays in the arena and is refused by a v1 build
+/// path that cannot carry it.
+#[test]
+fn riichi_run_trains_a_v2_model_that_exports_with_parity() {
+    let dir = scratch("riichi");
+    let run = tiny_run(&dir, "tenhou-sanma-east");
+    let ck = Checkpoint::load(&run.join(CHECKPOINT_FILE)).unwrap();
+    assert_eq!(ck.params.encoding_version, 2);
+    let net = OwnedNet::from_snapshot(&ck.params, Device::Cpu).unwrap();
+    assert_eq!(net.net.encoding, Encoding::V2);
+    let out = dir.join("riichi.onnx");
+    let report = export_checkpoint(&run, &out, None).unwrap();
+    assert_eq!(report.meta.rules, "tenhou-sanma-east");
+    assert_eq!(report.meta.encoding_version, 2);
+    let presets = [Rules::preset("tenhou-sanma-east").unwrap()];
+    let obs = observations_of(600, Encoding::V2, &presets);
+    let (dl, dv) = max_diffs(&net, &out, &obs, 64);
+    eprintln!("riichi model: max |Δlogit| {dl:.3e}, max |Δvalue| {dv:.3e}");
+    assert!(dl <= TOL, "logits differ by {dl}");
+    assert!(dv <= TOL, "values differ by {dv}");
+    // The exported model advises on a riichi position (ranking every legal action).
+    let advisor = Advisor::load(&out).unwrap();
+    let g = Game::new(presets[0], 3).unwrap();
+    let o = g.observation(g.turn()).unwrap();
+    let advice = advisor
+        .advise_with_legal(&o, g.legal_actions(g.turn()).as_slice())
+        .unwrap();
+    let total: f32 = advice.actions.iter().filter_map(|a| a.probability).sum();
+    assert!((total - 1.0).abs() < 1e-4, "{total}");
+    // A v1 model (the shipped one) is refused on riichi rules with a clear error.
+    let shipped = Advisor::shipped().unwrap();
+    let err = shipped
+        .advise_with_legal(&o, g.legal_actions(g.turn()).as_slice())
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("encoding version 1"), "{err}");
+}
+
 #[test]
 fn default_size_model_exports_with_parity() {
     // Random initialisation (tch's own init, seeded) at TrainConfig::default's shape,
@@ -163,11 +212,11 @@ fn default_size_model_exports_with_parity() {
     let cfg = host_trainer::train::run::model_config(&TrainConfig::default());
     assert_eq!(cfg.tokens, engine::tile::TileSet::Sanma);
     tch::manual_seed(11);
-    let net = OwnedNet::new(cfg, Device::Cpu).unwrap();
+    let net = OwnedNet::new(cfg, Encoding::V1, Device::Cpu).unwrap();
     let dir = scratch("default");
     let run = dir.join("default-run");
     std::fs::create_dir_all(&run).unwrap();
-    let snapshot = ParamSnapshot::take(&net.vs, cfg, 7).unwrap();
+    let snapshot = ParamSnapshot::take(&net.vs, cfg, Encoding::V1, 7).unwrap();
     let adam = host_trainer::train::adam::Adam::new(&net.vs, 1e-3);
     let ck = Checkpoint {
         params: snapshot,
@@ -217,10 +266,10 @@ fn bad_checkpoints_are_clear_errors() {
         ff: 16,
         tokens: engine::tile::TileSet::FourPlayer,
     };
-    let net = OwnedNet::new(cfg, Device::Cpu).unwrap();
+    let net = OwnedNet::new(cfg, Encoding::V1, Device::Cpu).unwrap();
     let adam = host_trainer::train::adam::Adam::new(&net.vs, 1e-3);
     let ck = Checkpoint {
-        params: ParamSnapshot::take(&net.vs, cfg, 1).unwrap(),
+        params: ParamSnapshot::take(&net.vs, cfg, Encoding::V1, 1).unwrap(),
         adam: adam.state().unwrap(),
         progress: Default::default(),
         oracle: None,

@@ -4,6 +4,7 @@
 
 mod common;
 
+use engine::encode::Encoding;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -56,7 +57,7 @@ fn gae_matches_the_plain_definition() {
 #[test]
 fn masked_logits_never_choose_an_illegal_action() {
     tch::manual_seed(7);
-    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let net = OwnedNet::new(TINY, Encoding::V1, Device::Cpu).unwrap();
     let mut obs = Vec::new();
     let mut masks = Vec::new();
     let mut enc = [0f32; ENCODED_LEN];
@@ -83,7 +84,7 @@ fn masked_logits_never_choose_an_illegal_action() {
     }
     let b = (masks.len() / POLICY_ACTIONS_V1) as i64;
     assert!(b > 300);
-    let x = obs_tensor(&obs, Device::Cpu).unwrap();
+    let x = obs_tensor(&obs, Encoding::V1, Device::Cpu).unwrap();
     let mask = Tensor::from_slice(&masks).view([b, POLICY_ACTIONS_V1 as i64]);
     // Adversarial logits too: huge values on illegal actions must still be masked.
     let (logits, values) = net.net.forward(&x);
@@ -114,8 +115,8 @@ fn masked_logits_never_choose_an_illegal_action() {
 fn policy_agent_plays_legal_moves_in_the_arena() {
     use host_trainer::arena::{self, ArenaConfig, BotSpec};
     tch::manual_seed(1);
-    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
-    let snap = Arc::new(ParamSnapshot::take(&net.vs, TINY, 0).unwrap());
+    let net = OwnedNet::new(TINY, Encoding::V1, Device::Cpu).unwrap();
+    let snap = Arc::new(ParamSnapshot::take(&net.vs, TINY, Encoding::V1, 0).unwrap());
     let factory = host_trainer::train::agent::policy_factory(snap, false);
     let cfg = ArenaConfig {
         rules: Rules::four_player(),
@@ -139,7 +140,7 @@ fn policy_agent_plays_legal_moves_in_the_arena() {
 #[test]
 fn ppo_learns_a_toy_task() {
     tch::manual_seed(11);
-    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let net = OwnedNet::new(TINY, Encoding::V1, Device::Cpu).unwrap();
     let mut adam = Adam::new(&net.vs, 3e-3);
     let mut rng = Rng::new(5);
     let make = |rng: &mut Rng, n: usize| {
@@ -166,7 +167,7 @@ fn ppo_learns_a_toy_task() {
     let accuracy = |rng: &mut Rng| {
         let (obs, mask, target) = make(rng, 400);
         let _g = tch::no_grad_guard();
-        let x = obs_tensor(&obs, Device::Cpu).unwrap();
+        let x = obs_tensor(&obs, Encoding::V1, Device::Cpu).unwrap();
         let m = Tensor::from_slice(&mask).view([400, POLICY_ACTIONS_V1 as i64]);
         let best =
             Vec::<i64>::try_from(masked_logits(&net.net.forward(&x).0, &m).argmax(-1, false))
@@ -194,7 +195,7 @@ fn ppo_learns_a_toy_task() {
         let (obs, mask, target) = make(&mut rng, n);
         let (logp, values) = {
             let _g = tch::no_grad_guard();
-            let x = obs_tensor(&obs, Device::Cpu).unwrap();
+            let x = obs_tensor(&obs, Encoding::V1, Device::Cpu).unwrap();
             let m = Tensor::from_slice(&mask).view([n as i64, POLICY_ACTIONS_V1 as i64]);
             let (l, v) = net.net.forward(&x);
             let lp = masked_logits(&l, &m).log_softmax(-1, Kind::Float);
@@ -347,7 +348,7 @@ fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
     assert_eq!(ck.progress.update, 2);
     assert!(ck.adam.step >= 2, "one Adam step per minibatch");
     let net = OwnedNet::from_snapshot(&ck.params, Device::Cpu).unwrap();
-    let x = obs_tensor(&[0.0; ENCODED_LEN], Device::Cpu).unwrap();
+    let x = obs_tensor(&[0.0; ENCODED_LEN], Encoding::V1, Device::Cpu).unwrap();
     assert_eq!(
         net.net.forward(&x).0.size(),
         vec![1, POLICY_ACTIONS_V1 as i64]

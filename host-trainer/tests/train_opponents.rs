@@ -5,6 +5,7 @@
 
 mod common;
 
+use engine::encode::Encoding;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -44,9 +45,9 @@ fn play_labelled(
     hands: u32,
     search: Option<SearchTeacherSetup>,
 ) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
-    let net = OwnedNet::new(TINY, Device::Cpu).unwrap();
+    let net = OwnedNet::new(TINY, Encoding::V1, Device::Cpu).unwrap();
     let snap = Arc::new(
-        ParamSnapshot::take(&net.vs, TINY, 0)
+        ParamSnapshot::take(&net.vs, TINY, Encoding::V1, 0)
             .unwrap()
             .to_bytes()
             .unwrap(),

@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use engine::bots::{Agent, EfficiencyBot};
 use engine::efficiency::value_scores;
-use engine::encode::{encode, ENCODED_LEN, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::{Action, LegalActions, Observation, POLICY_ACTIONS_V1};
+use engine::encode::{Encoding, NUM_TOKENS};
+use engine::game::{Action, LegalActions, Observation};
 use engine::notation::Counts;
 use engine::shanten::{min_shanten, Forms};
 use engine::tile::{Tile, NUM_TILE_TYPES};
@@ -108,6 +108,8 @@ struct Model {
     single: Arc<Plan>,
     path: PathBuf,
     sidecar: Sidecar,
+    /// The observation encoding it reads (from the sidecar).
+    encoding: Encoding,
 }
 
 /// Ranks a seat's legal actions. Cheap to clone (the tract plan is shared in an
@@ -202,6 +204,7 @@ impl Advisor {
             path: path.into(),
             detail,
         };
+        let encoding = sidecar.encoding()?;
         let (plan, single) =
             catch_unwind(AssertUnwindSafe(|| -> Result<(Arc<Plan>, Arc<Plan>)> {
                 let onnx = tract_onnx::onnx();
@@ -219,12 +222,12 @@ impl Advisor {
                     let model: u32 = v.value.parse().map_err(|_| {
                         model_err(format!("bad encoding_version metadata {:?}", v.value))
                     })?;
-                    if model != engine::encode::ENCODING_VERSION {
-                        return Err(Error::EncodingMismatch {
-                            source_name: path.display().to_string(),
-                            model,
-                            engine: engine::encode::ENCODING_VERSION,
-                        });
+                    if model != encoding.version() {
+                        return Err(model_err(format!(
+                            "the ONNX file is for encoding version {model}, its sidecar says \
+                             {}",
+                            encoding.version()
+                        )));
                     }
                 }
                 let plan = onnx
@@ -241,7 +244,7 @@ impl Advisor {
                             0,
                             InferenceFact::dt_shape(
                                 DatumType::F32,
-                                [1usize, NUM_TOKENS, TOKEN_FEATURES],
+                                [1usize, NUM_TOKENS, encoding.token_features()],
                             ),
                         )
                     })
@@ -256,19 +259,19 @@ impl Advisor {
             single,
             path: path.into(),
             sidecar,
+            encoding,
         };
         let advisor = Advisor {
             model: Some(Arc::new(model)),
         };
         // A probe run proves the graph has our input and output shapes.
-        let (logits, values) =
-            advisor
-                .evaluate(&[0f32; ENCODED_LEN])
-                .map_err(|e| Error::Model {
-                    path: path.into(),
-                    detail: format!("not a policy model of the expected shape: {e}"),
-                })?;
-        if logits.len() != POLICY_ACTIONS_V1 || values.len() != 1 {
+        let (logits, values) = advisor
+            .evaluate(&vec![0f32; encoding.encoded_len()])
+            .map_err(|e| Error::Model {
+                path: path.into(),
+                detail: format!("not a policy model of the expected shape: {e}"),
+            })?;
+        if logits.len() != encoding.policy_actions() || values.len() != 1 {
             return Err(Error::Model {
                 path: path.into(),
                 detail: format!(
@@ -291,6 +294,11 @@ impl Advisor {
         self.model.as_ref().map(|m| &m.sidecar)
     }
 
+    /// The observation encoding of the loaded model, if any.
+    pub fn encoding(&self) -> Option<Encoding> {
+        self.model.as_ref().map(|m| m.encoding)
+    }
+
     /// What ranks the actions.
     pub fn source(&self) -> PolicySource {
         match &self.model {
@@ -302,23 +310,25 @@ impl Advisor {
         }
     }
 
-    /// Raw outputs for a batch of flat encodings (`B · ENCODED_LEN` floats): logits
-    /// `[B · 141]` and values `[B]`. Errors in efficiency-only mode.
+    /// Raw outputs for a batch of flat encodings in the model's encoding (`B · 1260`
+    /// floats in v1, `B · 1680` in v2): logits `[B · 141]` (v2: `[B · 177]`) and values
+    /// `[B]`. Errors in efficiency-only mode.
     pub fn evaluate(&self, obs: &[f32]) -> Result<(Vec<f32>, Vec<f32>)> {
         let model = self
             .model
             .as_ref()
             .ok_or_else(|| Error::Inference("no model loaded (efficiency-only advisor)".into()))?;
-        if obs.is_empty() || obs.len() % ENCODED_LEN != 0 {
+        let len = model.encoding.encoded_len();
+        if obs.is_empty() || obs.len() % len != 0 {
             return Err(Error::Inference(format!(
-                "batch of {} floats is not a positive multiple of {ENCODED_LEN}",
+                "batch of {} floats is not a positive multiple of {len}",
                 obs.len()
             )));
         }
-        let b = obs.len() / ENCODED_LEN;
+        let b = obs.len() / len;
+        let features = model.encoding.token_features();
         let run = || -> TractResult<(Vec<f32>, Vec<f32>)> {
-            let input =
-                tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, TOKEN_FEATURES], obs)?;
+            let input = tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, features], obs)?;
             let plan = if b == 1 { &model.single } else { &model.plan };
             let out = plan.run(tvec!(input.into()))?;
             let logits = out
@@ -335,7 +345,7 @@ impl Advisor {
         let (logits, values) = catch_unwind(AssertUnwindSafe(run))
             .map_err(|_| Error::Inference("tract panicked".into()))?
             .map_err(|e| Error::Inference(format!("{e:#}")))?;
-        if logits.len() != b * POLICY_ACTIONS_V1 || values.len() != b {
+        if logits.len() != b * model.encoding.policy_actions() || values.len() != b {
             return Err(Error::Inference(format!(
                 "model returned {} logits and {} values for a batch of {b}",
                 logits.len(),
@@ -414,10 +424,20 @@ impl Advisor {
                         obs.rules.tile_set
                     )));
                 }
-                let mut x = [0f32; ENCODED_LEN];
-                encode(obs, &mut x);
+                if !m.encoding.fits(&obs.rules) {
+                    return Err(Error::Inference(format!(
+                        "the model reads observation encoding version {}, which has no \
+                         riichi state or riichi actions, and this position is under riichi \
+                         rules (a model trained on a riichi preset reads version 2)",
+                        m.encoding.version()
+                    )));
+                }
+                let mut x = vec![0f32; m.encoding.encoded_len()];
+                m.encoding
+                    .encode(obs, &mut x)
+                    .map_err(|e| Error::Inference(e.to_string()))?;
                 let (logits, values) = self.evaluate(&x)?;
-                let mut mask = [false; POLICY_ACTIONS_V1];
+                let mut mask = vec![false; m.encoding.policy_actions()];
                 for a in legal {
                     if let Some(x) = mask.get_mut(a.index()) {
                         *x = true;

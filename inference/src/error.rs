@@ -34,15 +34,15 @@ pub enum Error {
     /// The model was built for another observation encoding than this engine's.
     #[error(
         "{source_name}: the model expects observation encoding version {model}, but this \
-         engine encodes version {engine}; re-export the model from a checkpoint trained \
-         with encoding version {engine}"
+         engine encodes versions 1 to {engine}; re-export the model from a checkpoint \
+         trained with one of them"
     )]
     EncodingMismatch {
         /// Where the version came from (a sidecar path or "weights").
         source_name: String,
         /// The model's encoding version.
         model: u32,
-        /// `engine::encode::ENCODING_VERSION`.
+        /// The newest version the engine writes.
         engine: u32,
     },
     /// The ONNX file is not a valid model (corrupt, truncated, or of another shape).

@@ -4,8 +4,10 @@
 //!
 //! # Graph contract
 //! ```text
-//! input   obs    float32 [B, 35, 36]   B symbolic ("B"); engine::encode layout
-//! output  logits float32 [B, 141]      raw, unmasked; index = engine action index
+//! input   obs    float32 [B, 35, F]    B symbolic ("B"); engine::encode layout
+//!                                       (F = 36 in encoding v1, 48 in v2)
+//! output  logits float32 [B, A]        raw, unmasked; index = engine action index
+//!                                       (A = 141 in v1, 177 in v2)
 //! output  value  float32 [B]           the critic
 //! ```
 //! The legal-action mask is applied by the caller (see [`crate::masked_softmax`]).
@@ -18,14 +20,15 @@
 
 use std::path::Path;
 
-use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::POLICY_ACTIONS_V1;
+use engine::encode::{Encoding, NUM_TILE_TOKENS, NUM_TOKENS};
 use prost::Message;
 use tract_onnx::pb;
 
 use crate::error::{Error, Result};
 use crate::sidecar::Sidecar;
-use crate::weights::{Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
+use crate::weights::{
+    head_widths, Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS,
+};
 
 /// The ONNX opset the graph uses.
 pub const OPSET: i64 = 17;
@@ -228,7 +231,6 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     // A model with a reduced token set reads only its rows of the encoding.
     let rows = cfg.token_rows();
     let (t, d, heads) = (rows.len(), cfg.d_model, cfg.heads);
-    let n = t - 1;
     let dh = d / heads;
     let mut g = Builder {
         nodes: Vec::new(),
@@ -311,69 +313,20 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
     }
     let h = g.layer_norm(weights, &h, "norm")?;
 
-    // Tile head on the n tile tokens → [B, n, 4] → [B, 4, n] (→ [B, 4, 34]) → [B, 136].
-    let starts = g.i64_init("const.tiles_start", &[0], false);
-    let ends = g.i64_init("const.tiles_end", &[n as i64], false);
-    let axes = g.i64_init("const.axis1", &[1], false);
-    let tiles = g.node("Slice", &[&h, &starts, &ends, &axes], vec![], "tiles");
-    let tl = g.linear(weights, &tiles, "tile_head", None, "")?;
-    let mut tl = g.node(
-        "Transpose",
-        &[&tl],
-        vec![attr_ints("perm", &[0, 2, 1])],
-        "tile_head",
-    );
-    if !cfg.all_tokens() {
-        // Back to one column per tile type: a 0/1 matrix [n, 34] puts token j's logit in
-        // its type's column (x·1 plus exact zeros: the value is unchanged), and the
-        // bias gives the types without a token ABSENT_LOGIT.
-        let mut expand = vec![0f32; n * NUM_TILE_TOKENS];
-        let mut bias = vec![ABSENT_LOGIT; NUM_TILE_TOKENS];
-        for (j, &tile) in rows[..n].iter().enumerate() {
-            expand[j * NUM_TILE_TOKENS + tile] = 1.0;
-            bias[tile] = 0.0;
-        }
-        let e = g.f32_init("const.tile_expand", &[n, NUM_TILE_TOKENS], &expand);
-        let b = g.f32_init("const.tile_absent", &[NUM_TILE_TOKENS], &bias);
-        let x = g.node("MatMul", &[&tl, &e], vec![], "tile_expand");
-        tl = g.node("Add", &[&x, &b], vec![], "tile_expand");
-    }
-    let tile_shape = g.i64_init(
-        "const.shape_tile_logits",
-        &[-1, (TILE_ACTIONS * NUM_TILE_TOKENS) as i64],
-        false,
-    );
-    let tl = g.node("Reshape", &[&tl, &tile_shape], vec![], "tile_head");
+    let encoding = weights.encoding();
+    let heads = policy_heads(&mut g, weights, &h, &rows, encoding)?;
+    critic(&mut g, weights, &heads, &consts)?;
 
-    // The global token → call head and critic.
-    let gi = g.i64_init("const.global_token", &[n as i64], true);
-    let global = g.node("Gather", &[&h, &gi], vec![attr_int("axis", 1)], "global");
-    let cl = g.linear(weights, &global, "call_head", None, "")?;
-    g.named_node(
-        "Concat",
-        &[&tl, &cl],
-        vec![attr_int("axis", 1)],
-        OUTPUT_LOGITS,
-    );
-    let v = g.linear(weights, &global, "value1", None, "")?;
-    let v = g.gelu(&v, "value_gelu", &consts);
-    let v = g.linear(weights, &v, "value2", None, "")?;
-    g.named_node("Squeeze", &[&v, &axes], vec![], OUTPUT_VALUE);
-
-    debug_assert_eq!(
-        TILE_ACTIONS * NUM_TILE_TOKENS + CALL_ACTIONS,
-        POLICY_ACTIONS_V1
-    );
     let graph = pb::GraphProto {
         node: g.nodes,
         name: "mahjong_policy".into(),
         initializer: g.inits,
         input: vec![value_info(
             INPUT,
-            &[None, Some(NUM_TOKENS), Some(TOKEN_FEATURES)],
+            &[None, Some(NUM_TOKENS), Some(encoding.token_features())],
         )],
         output: vec![
-            value_info(OUTPUT_LOGITS, &[None, Some(POLICY_ACTIONS_V1)]),
+            value_info(OUTPUT_LOGITS, &[None, Some(encoding.policy_actions())]),
             value_info(OUTPUT_VALUE, &[None]),
         ],
         doc_string: format!(
@@ -401,6 +354,110 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
             .collect(),
         ..Default::default()
     })
+}
+
+/// The tile head on the tile tokens and the call head on the global token, written as
+/// the `logits` output in the engine's action order: `[B, 4·34]` tile actions, the 5
+/// calls, and for encoding v2 `Riichi(t)` ×34 (the tile head's fifth output) and `Kita`,
+/// `NineTerminals` (the call head's last two).
+fn policy_heads(
+    g: &mut Builder,
+    weights: &Weights,
+    h: &str,
+    rows: &[usize],
+    encoding: Encoding,
+) -> Result<Heads> {
+    let n = rows.len() - 1;
+    let (tile_width, call_width) = head_widths(encoding);
+    // [B, n, w] → [B, w, n] (→ [B, w, 34]).
+    let starts = g.i64_init("const.tiles_start", &[0], false);
+    let ends = g.i64_init("const.tiles_end", &[n as i64], false);
+    let axes = g.i64_init("const.axis1", &[1], false);
+    let tiles = g.node("Slice", &[h, &starts, &ends, &axes], vec![], "tiles");
+    let tl = g.linear(weights, &tiles, "tile_head", None, "")?;
+    let mut tl = g.node(
+        "Transpose",
+        &[&tl],
+        vec![attr_ints("perm", &[0, 2, 1])],
+        "tile_head",
+    );
+    if n != NUM_TILE_TOKENS {
+        // Back to one column per tile type: a 0/1 matrix [n, 34] puts token j's logit in
+        // its type's column (x·1 plus exact zeros: the value is unchanged), and the
+        // bias gives the types without a token ABSENT_LOGIT.
+        let mut expand = vec![0f32; n * NUM_TILE_TOKENS];
+        let mut bias = vec![ABSENT_LOGIT; NUM_TILE_TOKENS];
+        for (j, &tile) in rows[..n].iter().enumerate() {
+            expand[j * NUM_TILE_TOKENS + tile] = 1.0;
+            bias[tile] = 0.0;
+        }
+        let e = g.f32_init("const.tile_expand", &[n, NUM_TILE_TOKENS], &expand);
+        let b = g.f32_init("const.tile_absent", &[NUM_TILE_TOKENS], &bias);
+        let x = g.node("MatMul", &[&tl, &e], vec![], "tile_expand");
+        tl = g.node("Add", &[&x, &b], vec![], "tile_expand");
+    }
+    let tile_shape = g.i64_init(
+        "const.shape_tile_logits",
+        &[-1, (TILE_ACTIONS * NUM_TILE_TOKENS) as i64],
+        false,
+    );
+    // (Nodes and initializers in the order of the v1 exporter, so that v1 models
+    // export byte for byte as before.)
+    let v1 = tile_width == TILE_ACTIONS && call_width == CALL_ACTIONS;
+    let v1_tiles = v1.then(|| g.node("Reshape", &[&tl, &tile_shape], vec![], "tile_head"));
+    let gi = g.i64_init("const.global_token", &[n as i64], true);
+    let global = g.node("Gather", &[h, &gi], vec![attr_int("axis", 1)], "global");
+    let cl = g.linear(weights, &global, "call_head", None, "")?;
+    if let Some(tl) = v1_tiles {
+        g.named_node(
+            "Concat",
+            &[&tl, &cl],
+            vec![attr_int("axis", 1)],
+            OUTPUT_LOGITS,
+        );
+        return Ok(Heads { global, axes });
+    }
+    // Encoding v2: split both heads and interleave them in the engine's order.
+    let slice = |g: &mut Builder, x: &str, from: usize, to: usize, hint: &str| {
+        let s = g.i64_init(&format!("const.{hint}_start"), &[from as i64], false);
+        let e = g.i64_init(&format!("const.{hint}_end"), &[to as i64], false);
+        let a = g.i64_init(&format!("const.{hint}_axis"), &[1], false);
+        g.node("Slice", &[x, &s, &e, &a], vec![], hint)
+    };
+    let first = slice(g, &tl, 0, TILE_ACTIONS, "tile_actions");
+    let first = g.node("Reshape", &[&first, &tile_shape], vec![], "tile_head");
+    let riichi = slice(g, &tl, TILE_ACTIONS, tile_width, "riichi_actions");
+    let riichi_shape = g.i64_init(
+        "const.shape_riichi_logits",
+        &[-1, NUM_TILE_TOKENS as i64],
+        false,
+    );
+    let riichi = g.node("Reshape", &[&riichi, &riichi_shape], vec![], "riichi");
+    let calls = slice(g, &cl, 0, CALL_ACTIONS, "call_actions");
+    let extra = slice(g, &cl, CALL_ACTIONS, call_width, "extra_actions");
+    g.named_node(
+        "Concat",
+        &[&first, &calls, &riichi, &extra],
+        vec![attr_int("axis", 1)],
+        OUTPUT_LOGITS,
+    );
+    Ok(Heads { global, axes })
+}
+
+/// What the critic reuses of [`policy_heads`]: the global token's row and the axis-1
+/// constant.
+struct Heads {
+    global: String,
+    axes: String,
+}
+
+/// The critic on the global token, written as the `value` output.
+fn critic(g: &mut Builder, weights: &Weights, heads: &Heads, consts: &GeluConsts) -> Result<()> {
+    let v = g.linear(weights, &heads.global, "value1", None, "")?;
+    let v = g.gelu(&v, "value_gelu", consts);
+    let v = g.linear(weights, &v, "value2", None, "")?;
+    g.named_node("Squeeze", &[&v, &heads.axes], vec![], OUTPUT_VALUE);
+    Ok(())
 }
 
 /// The serialized bytes of the ONNX model for `weights`.

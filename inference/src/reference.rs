@@ -3,17 +3,18 @@
 //! the oracle for the exported ONNX graph (differential tests) and needs nothing but
 //! [`Weights`].
 
-use engine::encode::{ENCODED_LEN, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
-use engine::game::POLICY_ACTIONS_V1;
+use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS};
 
 use crate::error::{Error, Result};
-use crate::weights::{Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS};
+use crate::weights::{
+    head_widths, Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS,
+};
 
 /// Raw network outputs for one observation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Output {
-    /// One logit per action index below `POLICY_ACTIONS_V1` (141: an encoding-v1 model
-    /// has no logit for the riichi actions), before any mask.
+    /// One logit per action index of the model's encoding, before any mask: 141 for
+    /// encoding v1 (no riichi actions), 177 for v2 (every action).
     pub logits: Vec<f32>,
     /// The critic's value.
     pub value: f32,
@@ -103,15 +104,19 @@ fn attention(qkv: &[f32], t: usize, d: usize, heads: usize) -> Vec<f32> {
     y
 }
 
-/// The network's outputs for one flat encoding (`ENCODED_LEN` floats, see
-/// `engine::encode`).
+/// The network's outputs for one flat encoding in the weights' encoding (1260 floats
+/// in v1, 1680 in v2; see `engine::encode`).
 pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
-    if obs.len() != ENCODED_LEN {
+    let encoding = w.encoding();
+    let len = encoding.encoded_len();
+    if obs.len() != len {
         return Err(Error::Inference(format!(
-            "observation has {} floats, expected {ENCODED_LEN}",
+            "observation has {} floats, expected {len}",
             obs.len()
         )));
     }
+    #[allow(non_snake_case)]
+    let TOKEN_FEATURES = encoding.token_features();
     let cfg = w.config();
     // The encoding rows the model reads (all 35, or the token set's types and the
     // global token), each with its own embedding row.
@@ -154,13 +159,27 @@ pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
     let tiles = linear(&h[..n * d], n, w, "tile_head")?;
     let global = &h[n * d..];
     let calls = linear(global, 1, w, "call_head")?;
-    let mut logits = vec![ABSENT_LOGIT; POLICY_ACTIONS_V1];
+    let (tile_width, call_width) = head_widths(encoding);
+    let mut logits = vec![ABSENT_LOGIT; encoding.policy_actions()];
+    // The engine's order: Discard/ClosedKan/AddedKan/Chi × 34, the 5 calls, then (v2)
+    // Riichi × 34, Kita, NineTerminals.
+    let first_calls = TILE_ACTIONS * NUM_TILE_TOKENS;
+    let riichi = first_calls + CALL_ACTIONS;
     for (tok, &tile) in rows[..n].iter().enumerate() {
-        for k in 0..TILE_ACTIONS {
-            logits[k * NUM_TILE_TOKENS + tile] = tiles[tok * TILE_ACTIONS + k];
+        for k in 0..tile_width {
+            let at = if k < TILE_ACTIONS {
+                k * NUM_TILE_TOKENS + tile
+            } else {
+                riichi + tile
+            };
+            logits[at] = tiles[tok * tile_width + k];
         }
     }
-    logits[TILE_ACTIONS * NUM_TILE_TOKENS..].copy_from_slice(&calls[..CALL_ACTIONS]);
+    logits[first_calls..riichi].copy_from_slice(&calls[..CALL_ACTIONS]);
+    if call_width > CALL_ACTIONS {
+        let extra = riichi + NUM_TILE_TOKENS;
+        logits[extra..extra + call_width - CALL_ACTIONS].copy_from_slice(&calls[CALL_ACTIONS..]);
+    }
     let mut v = linear(global, 1, w, "value1")?;
     for x in v.iter_mut() {
         *x = gelu(*x);

@@ -12,8 +12,8 @@
 //!   "onnx_opset": 17
 //! }
 //! ```
-//! Loading refuses unknown formats, missing fields and an `encoding_version` other than
-//! the engine's [`engine::encode::ENCODING_VERSION`].
+//! Loading refuses unknown formats, missing fields and an `encoding_version` the engine
+//! does not write (`engine::encode::Encoding`: 1 and 2).
 
 use std::path::{Path, PathBuf};
 
@@ -49,7 +49,7 @@ pub struct Sidecar {
 
 impl Sidecar {
     /// A sidecar for a model of shape `model` exported now by this crate's exporter,
-    /// for the engine's current encoding version.
+    /// for encoding v1 (set `encoding_version` for another).
     pub fn new(
         model: ModelConfig,
         rules: &str,
@@ -117,18 +117,22 @@ impl Sidecar {
         Ok(s)
     }
 
-    /// Fails with [`Error::EncodingMismatch`] unless the model's encoding is the
-    /// engine's.
+    /// Fails with [`Error::EncodingMismatch`] unless the model's encoding is one the
+    /// engine writes (`engine::encode::Encoding`: versions 1 and 2).
     pub fn check_encoding(&self, path: &Path) -> Result<()> {
-        let engine = engine::encode::ENCODING_VERSION;
-        if self.encoding_version != engine {
-            return Err(Error::EncodingMismatch {
+        self.encoding()
+            .map(|_| ())
+            .map_err(|_| Error::EncodingMismatch {
                 source_name: path.display().to_string(),
                 model: self.encoding_version,
-                engine,
-            });
-        }
-        Ok(())
+                engine: engine::encode::Encoding::V2.version(),
+            })
+    }
+
+    /// The model's encoding ([`Error::EncodingMismatch`] for a version the engine does
+    /// not write).
+    pub fn encoding(&self) -> Result<engine::encode::Encoding> {
+        crate::weights::encoding_of(self.encoding_version, "sidecar")
     }
 
     /// Reads, parses and validates `path`, including the encoding version.

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
+use engine::encode::{Encoding, NUM_TILE_TOKENS, NUM_TOKENS};
 use engine::game::POLICY_ACTIONS_V1;
 use engine::rng::Rng;
 use engine::tile::TileSet;
@@ -19,6 +19,25 @@ use crate::error::{Error, Result};
 pub const TILE_ACTIONS: usize = 4;
 /// Global-token actions: tsumo, ron, pon, open kan, pass.
 pub const CALL_ACTIONS: usize = POLICY_ACTIONS_V1 - TILE_ACTIONS * NUM_TILE_TOKENS;
+
+/// Head widths `(per tile token, global token)` of a model of `encoding`: v1's
+/// [`TILE_ACTIONS`] and [`CALL_ACTIONS`]; v2 adds `Riichi(t)` to each tile token and
+/// `Kita`, `NineTerminals` to the global token (the trainer's `head_widths`).
+pub const fn head_widths(encoding: Encoding) -> (usize, usize) {
+    match encoding {
+        Encoding::V1 => (TILE_ACTIONS, CALL_ACTIONS),
+        Encoding::V2 => (TILE_ACTIONS + 1, CALL_ACTIONS + 2),
+    }
+}
+
+/// The encoding of version `version`, or [`Error::EncodingMismatch`] naming `source`.
+pub fn encoding_of(version: u32, source: &str) -> Result<Encoding> {
+    Encoding::from_version(version).ok_or_else(|| Error::EncodingMismatch {
+        source_name: source.into(),
+        model: version,
+        engine: Encoding::V2.version(),
+    })
+}
 /// Epsilon of every LayerNorm (PyTorch's default).
 pub const LAYER_NORM_EPS: f32 = 1e-5;
 
@@ -98,19 +117,25 @@ impl ModelConfig {
         self.tokens.num_types() == NUM_TILE_TOKENS
     }
 
-    /// Every parameter the model has, with its shape, in name order.
+    /// Every parameter an encoding-v1 model has, with its shape, in name order.
     pub fn parameter_shapes(&self) -> Vec<(String, Vec<usize>)> {
+        self.parameter_shapes_for(Encoding::V1)
+    }
+
+    /// Every parameter a model of `encoding` has, with its shape, in name order.
+    pub fn parameter_shapes_for(&self, encoding: Encoding) -> Vec<(String, Vec<usize>)> {
         let d = self.d_model;
+        let (tile_width, call_width) = head_widths(encoding);
         let mut v: Vec<(String, Vec<usize>)> = vec![
-            ("input.weight".into(), vec![d, TOKEN_FEATURES]),
+            ("input.weight".into(), vec![d, encoding.token_features()]),
             ("input.bias".into(), vec![d]),
             ("token_embedding".into(), vec![NUM_TOKENS, d]),
             ("norm.weight".into(), vec![d]),
             ("norm.bias".into(), vec![d]),
-            ("tile_head.weight".into(), vec![TILE_ACTIONS, d]),
-            ("tile_head.bias".into(), vec![TILE_ACTIONS]),
-            ("call_head.weight".into(), vec![CALL_ACTIONS, d]),
-            ("call_head.bias".into(), vec![CALL_ACTIONS]),
+            ("tile_head.weight".into(), vec![tile_width, d]),
+            ("tile_head.bias".into(), vec![tile_width]),
+            ("call_head.weight".into(), vec![call_width, d]),
+            ("call_head.bias".into(), vec![call_width]),
             ("value1.weight".into(), vec![d, d]),
             ("value1.bias".into(), vec![d]),
             ("value2.weight".into(), vec![1, d]),
@@ -164,16 +189,18 @@ pub struct Weights {
 }
 
 impl Weights {
-    /// Builds and validates weights: every parameter of `config` must be present with
-    /// the right shape and only finite values, and nothing else may be present.
+    /// Builds and validates weights: the encoding version must be one this build
+    /// writes, every parameter of `config` under it must be present with the right shape
+    /// and only finite values, and nothing else may be present.
     pub fn new(
         config: ModelConfig,
         encoding_version: u32,
         tensors: impl IntoIterator<Item = (String, Tensor)>,
     ) -> Result<Weights> {
         config.validate()?;
+        let encoding = encoding_of(encoding_version, "weights")?;
         let tensors: BTreeMap<String, Tensor> = tensors.into_iter().collect();
-        let expected = config.parameter_shapes();
+        let expected = config.parameter_shapes_for(encoding);
         for (name, shape) in &expected {
             let t = tensors
                 .get(name)
@@ -214,8 +241,13 @@ impl Weights {
     /// Randomly initialised weights, a pure function of `(config, seed)`: linear
     /// weights uniform in `±1/√fan_in` (PyTorch's scale), biases and LayerNorm
     /// parameters perturbed around their usual values so that every parameter matters in
-    /// parity tests. For tests and benchmarks.
+    /// parity tests. For tests and benchmarks. An encoding-v1 model.
     pub fn random(config: ModelConfig, seed: u64) -> Result<Weights> {
+        Weights::random_for(config, Encoding::V1, seed)
+    }
+
+    /// [`Weights::random`] for a model of `encoding`.
+    pub fn random_for(config: ModelConfig, encoding: Encoding, seed: u64) -> Result<Weights> {
         config.validate()?;
         let mut rng = Rng::new(seed);
         let mut uniform = |n: usize, scale: f32, offset: f32| -> Vec<f32> {
@@ -224,7 +256,7 @@ impl Weights {
                 .collect()
         };
         let mut tensors = Vec::new();
-        for (name, shape) in config.parameter_shapes() {
+        for (name, shape) in config.parameter_shapes_for(encoding) {
             let n = shape.iter().product::<usize>();
             let fan_in = *shape.last().unwrap_or(&1) as f32;
             let data = if name == "token_embedding" {
@@ -242,7 +274,7 @@ impl Weights {
             };
             tensors.push((name, Tensor { shape, data }));
         }
-        Weights::new(config, engine::encode::ENCODING_VERSION, tensors)
+        Weights::new(config, encoding.version(), tensors)
     }
 
     /// The model shape.
@@ -253,6 +285,11 @@ impl Weights {
     /// The observation encoding these weights were trained for.
     pub fn encoding_version(&self) -> u32 {
         self.encoding_version
+    }
+
+    /// [`Weights::encoding_version`] as the encoding (validated by [`Weights::new`]).
+    pub fn encoding(&self) -> Encoding {
+        Encoding::from_version(self.encoding_version).unwrap_or(Encoding::V1)
     }
 
     /// The tensor `name` (every parameter of the config exists after validation).

@@ -92,8 +92,22 @@ fn encoding_mismatch_is_refused() {
     );
     let msg = err.to_string();
     assert!(
-        msg.contains("999") && msg.contains(&format!("version {v}")),
+        msg.contains("999") && msg.contains("versions 1 to 2"),
         "{msg}"
+    );
+    // A known version that is not the ONNX file's: the file's own metadata disagrees.
+    std::fs::write(
+        &sc,
+        text.replace(
+            &format!("\"encoding_version\": {v}"),
+            "\"encoding_version\": 2",
+        ),
+    )
+    .unwrap();
+    let err = Advisor::load(&path).unwrap_err();
+    assert!(
+        matches!(err, Error::Model { .. }) && err.to_string().contains("sidecar says 2"),
+        "{err}"
     );
 }
 

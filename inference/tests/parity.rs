@@ -162,3 +162,70 @@ fn tract_matches_reference_sanma_tokens() {
     let (l1, v1) = advisor.evaluate(&flat[..ENCODED_LEN]).unwrap();
     assert_eq!((l1, v1), (l2, v2));
 }
+
+/// Encoding v2 (the riichi presets): tract equals the reference on observations from
+/// riichi games, with the 177 logits in the engine's order, for every token set.
+#[test]
+fn tract_matches_reference_encoding_v2() {
+    use engine::encode::Encoding;
+    use engine::rules::Rules;
+    let presets = [
+        Rules::preset("tenhou-sanma-east").unwrap(),
+        Rules::preset("tenhou-4p-east").unwrap(),
+    ];
+    let obs = common::self_play_with(600, &presets);
+    let len = Encoding::V2.encoded_len();
+    let mut flat = vec![0f32; obs.len() * len];
+    for ((o, _), x) in obs.iter().zip(flat.chunks_mut(len)) {
+        Encoding::V2.encode(o, x).unwrap();
+    }
+    for (tokens, seed) in [
+        (engine::tile::TileSet::FourPlayer, 21),
+        (engine::tile::TileSet::Sanma, 22),
+    ] {
+        let cfg = ModelConfig {
+            layers: 1,
+            d_model: 32,
+            heads: 4,
+            ff: 64,
+            tokens,
+        };
+        let w = Weights::random_for(cfg, Encoding::V2, seed).unwrap();
+        let dir = common::scratch(&format!("parity_v2_{seed}"));
+        let path = dir.join("model.onnx");
+        let mut sidecar = Sidecar::new(cfg, "tenhou-sanma", "test", 0, "parity test");
+        sidecar.encoding_version = 2;
+        export(&w, &sidecar, &path).unwrap();
+        let advisor = Advisor::load(&path).unwrap();
+        assert_eq!(advisor.encoding(), Some(Encoding::V2));
+        let actions = Encoding::V2.policy_actions();
+        let mut max_logit = 0f32;
+        let mut riichi_seen = 0usize;
+        for (chunk, rows) in flat.chunks(64 * len).zip(obs.chunks(64)) {
+            let b = chunk.len() / len;
+            let (logits, values) = advisor.evaluate(chunk).unwrap();
+            assert_eq!((logits.len(), values.len()), (b * actions, b));
+            for i in 0..b {
+                let r = reference::forward(&w, &chunk[i * len..(i + 1) * len]).unwrap();
+                assert_eq!(r.logits.len(), actions);
+                for (a, b) in r.logits.iter().zip(&logits[i * actions..(i + 1) * actions]) {
+                    max_logit = max_logit.max((a - b).abs());
+                }
+                assert!((r.value - values[i]).abs() <= 1e-4);
+                // Every legal riichi action has a real logit (not the absent one).
+                for a in &rows[i].1 {
+                    if matches!(a, engine::game::Action::Riichi(_)) {
+                        riichi_seen += 1;
+                        assert!(r.logits[a.index()] > -1e8, "{a:?}");
+                    }
+                }
+            }
+        }
+        assert!(max_logit <= 1e-4, "{max_logit}");
+        assert!(riichi_seen > 0, "no riichi decision among the observations");
+        // v1 input is refused by a v2 model.
+        assert!(advisor
+            .evaluate(&vec![0f32; engine::encode::ENCODED_LEN])
+            .is_err());
+    }
+}

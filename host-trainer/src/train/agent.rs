@@ -13,8 +13,8 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use engine::bots::Agent;
-use engine::encode::{action_mask, encode, ENCODED_LEN};
-use engine::game::{Action, LegalActions, Observation, POLICY_ACTIONS_V1};
+use engine::encode::{action_mask, MAX_ENCODED_LEN};
+use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
 use tch::{Device, Tensor};
 
 use super::model::{masked_logits, obs_tensor, OwnedNet, ParamSnapshot};
@@ -44,13 +44,16 @@ impl PolicyAgent {
         if let Some(a) = automatic(legal, self.auto_win) {
             return Some(a);
         }
-        let mut x = [0f32; ENCODED_LEN];
-        let mut m = [0f32; POLICY_ACTIONS_V1];
-        encode(obs, &mut x);
-        action_mask(legal, &mut m);
+        let encoding = self.net.net.encoding;
+        let mut x = [0f32; MAX_ENCODED_LEN];
+        let x = x.get_mut(..encoding.encoded_len())?;
+        let mut m = [0f32; NUM_ACTIONS];
+        let m = m.get_mut(..encoding.policy_actions())?;
+        encoding.encode(obs, x).ok()?;
+        action_mask(legal, m);
         let _g = tch::no_grad_guard();
-        let xt = obs_tensor(&x, Device::Cpu).ok()?;
-        let mt = Tensor::from_slice(&m).view([1, POLICY_ACTIONS_V1 as i64]);
+        let xt = obs_tensor(x, encoding, Device::Cpu).ok()?;
+        let mt = Tensor::from_slice(m).view([1, m.len() as i64]);
         let (logits, _) = self.net.net.forward(&xt);
         let best = masked_logits(&logits, &mt)
             .argmax(-1, false)

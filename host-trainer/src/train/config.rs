@@ -204,7 +204,8 @@ pub struct TrainConfig {
     /// Gradient clipping: maximal global L2 norm.
     #[arg(long, default_value_t = 0.5)]
     pub max_grad_norm: f64,
-    /// Reward = (hand point delta + win bonus if the seat won) / this scale.
+    /// Reward = (hand point delta + win bonus if the seat won) / this scale; under the
+    /// riichi presets both are in thousands of points (4.0 = 4 000 points).
     #[arg(long, default_value_t = 4.0)]
     pub reward_scale: f64,
     /// Points added to a seat's reward when it wins the hand (aligns the reward with
@@ -309,6 +310,26 @@ pub struct TrainConfig {
 
 fn fixed_walls() -> EvalWalls {
     EvalWalls::Fixed
+}
+
+impl TrainConfig {
+    /// The observation encoding of a run under these rules
+    /// ([`engine::encode::Encoding::for_rules`]: v2 for the riichi presets, v1 otherwise;
+    /// v1 for an unknown preset, which `train` refuses before it matters).
+    pub fn encoding(&self) -> engine::encode::Encoding {
+        engine::Rules::preset(&self.rules).map_or(engine::encode::Encoding::V1, |r| {
+            engine::encode::Encoding::for_rules(&r)
+        })
+    }
+
+    /// Points per unit of `reward_scale` and `win_bonus`: 1 under the simple rules,
+    /// 1 000 under the riichi rules (whose hands move thousands of points).
+    pub fn points_unit(&self) -> f64 {
+        match engine::Rules::preset(&self.rules) {
+            Some(r) if r.is_riichi() => 1000.0,
+            _ => 1.0,
+        }
+    }
 }
 
 impl Default for TrainConfig {

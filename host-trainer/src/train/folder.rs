@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use engine::encode::ENCODING_VERSION;
 use serde::{Deserialize, Serialize};
 
 use super::adam::Adam;
@@ -63,10 +62,13 @@ fn resume(cli: &TrainConfig, dir: &Path) -> Result<RunFolder> {
     let text = std::fs::read_to_string(dir.join(CONFIG_FILE))
         .with_context(|| format!("reading {}", dir.join(CONFIG_FILE).display()))?;
     let info: RunInfo = serde_json::from_str(&text).context("parsing config.json")?;
-    if info.encoding_version != ENCODING_VERSION {
+    let expected = info.config.encoding().version();
+    if info.encoding_version != expected {
         bail!(
-            "the run used encoding version {}, this build {ENCODING_VERSION}",
-            info.encoding_version
+            "the run used encoding version {}, this build trains --rules {} with version \
+             {expected}",
+            info.encoding_version,
+            info.config.rules
         );
     }
     let mut saved = info.config;
@@ -109,7 +111,7 @@ fn create(cfg: TrainConfig) -> Result<RunFolder> {
     let info = RunInfo {
         config: cfg.clone(),
         git_revision: git_revision(),
-        encoding_version: ENCODING_VERSION,
+        encoding_version: cfg.encoding().version(),
         started_unix_s: now_unix(),
     };
     write_atomic(
@@ -134,7 +136,7 @@ pub fn save(
     dir: &Path,
 ) -> Result<()> {
     let ck = Checkpoint {
-        params: ParamSnapshot::take(&learner.vs, model, progress.update)?,
+        params: ParamSnapshot::take(&learner.vs, model, learner.net.encoding, progress.update)?,
         adam: adam.state()?,
         progress: progress.clone(),
         oracle: oracle.map(|o| o.state()).transpose()?,

@@ -1,8 +1,8 @@
 //! The actor-critic: a transformer encoder over the observation tokens.
 //!
 //! ```text
-//! x: [B, 35, 36] (engine::encode) ──rows of the token set──▶ [B, T, 36]
-//!   ──Linear(36→d)──▶ + learned token embedding (its T rows of [35, d])
+//! x: [B, 35, F] (engine::encode; F = 36 in v1, 48 in v2) ──rows of the token set──▶
+//!   [B, T, F] ──Linear(F→d)──▶ + learned token embedding (its T rows of [35, d])
 //!   ──▶ n × pre-LN block (multi-head self-attention, GELU feed-forward) ──▶ LayerNorm
 //!   h: [B, T, d]       T = 35 (all tile types) or 28 (the 27 sanma types + global)
 //! tile head   Linear(d→4) on the T − 1 tile tokens → [B, T − 1, 4] → transposed to
@@ -14,6 +14,10 @@
 //! critic      Linear(d→d) → GELU → Linear(d→1) on the global token → value [B]
 //! ```
 //!
+//! An encoding-v2 model (the riichi presets) has one more tile-head output, the logit
+//! of `Riichi(t)` (indices 141..175), and two more call-head outputs, `Kita` (175) and
+//! `NineTerminals` (176): 177 logits in the engine's order (see [`head_widths`]).
+//!
 //! So every action of the engine's 141-index space has one logit, produced by the token
 //! it concerns: tile-specific actions by their tile's token, the claim decisions by the
 //! global token (which attends to the pending tile's token). Illegal actions are masked
@@ -21,7 +25,7 @@
 //! sampled nor chosen greedily (see [`masked_logits`]).
 
 use anyhow::{bail, Context, Result};
-use engine::encode::{ENCODED_LEN, ENCODING_VERSION, NUM_TILE_TOKENS, NUM_TOKENS, TOKEN_FEATURES};
+use engine::encode::{Encoding, NUM_TILE_TOKENS, NUM_TOKENS};
 use engine::game::POLICY_ACTIONS_V1;
 use engine::tile::TileSet;
 use serde::{Deserialize, Serialize};
@@ -134,24 +138,38 @@ pub struct PolicyNet {
     /// With a reduced token set: the encoding rows read (tile types, then the global
     /// token) and, per tile type, its token's column or the padding column `n`.
     compact: Option<(Tensor, Tensor)>,
+    /// The observation encoding it reads, which also fixes its logits.
+    pub encoding: Encoding,
 }
 
-/// Tile-token actions per tile (discard, closed kan, added kan, chi).
+/// Tile-token actions per tile in every version (discard, closed kan, added kan, chi).
 const TILE_ACTIONS: i64 = 4;
-/// Global-token actions (tsumo, ron, pon, open kan, pass).
+/// Global-token actions in every version (tsumo, ron, pon, open kan, pass).
 const CALL_ACTIONS: i64 = (POLICY_ACTIONS_V1 - TILE_ACTIONS as usize * NUM_TILE_TOKENS) as i64;
 
+/// Head widths `(per tile token, global token)` of a model of `encoding`: v2 adds
+/// `Riichi(t)` to the tile tokens and `Kita`, `NineTerminals` to the global token.
+pub const fn head_widths(encoding: Encoding) -> (i64, i64) {
+    match encoding {
+        Encoding::V1 => (TILE_ACTIONS, CALL_ACTIONS),
+        Encoding::V2 => (TILE_ACTIONS + 1, CALL_ACTIONS + 2),
+    }
+}
+
 impl PolicyNet {
-    /// Creates the variables under `p` (randomly initialised).
-    pub fn new(p: &nn::Path, config: ModelConfig) -> Result<PolicyNet> {
+    /// Creates the variables under `p` (randomly initialised) for observations encoded
+    /// in `encoding`.
+    pub fn new(p: &nn::Path, config: ModelConfig, encoding: Encoding) -> Result<PolicyNet> {
         config.validate()?;
         let d = config.d_model;
+        let (tile_width, call_width) = head_widths(encoding);
+        let features = encoding.token_features() as i64;
         let blocks = (0..config.layers)
             .map(|i| Block::new(p / format!("block{i}"), &config))
             .collect();
         Ok(PolicyNet {
             config,
-            input: nn::linear(p / "input", TOKEN_FEATURES as i64, d, Default::default()),
+            input: nn::linear(p / "input", features, d, Default::default()),
             token_embedding: p.var(
                 "token_embedding",
                 &[NUM_TOKENS as i64, d],
@@ -162,15 +180,17 @@ impl PolicyNet {
             ),
             blocks,
             norm: nn::layer_norm(p / "norm", vec![d], Default::default()),
-            tile_head: nn::linear(p / "tile_head", d, TILE_ACTIONS, Default::default()),
-            call_head: nn::linear(p / "call_head", d, CALL_ACTIONS, Default::default()),
+            tile_head: nn::linear(p / "tile_head", d, tile_width, Default::default()),
+            call_head: nn::linear(p / "call_head", d, call_width, Default::default()),
             value1: nn::linear(p / "value1", d, d, Default::default()),
             value2: nn::linear(p / "value2", d, 1, Default::default()),
             compact: compact_indices(config.tokens, p.device()),
+            encoding,
         })
     }
 
-    /// Raw logits `[B, 141]` and values `[B]` for observations `x: [B, 35, 36]`.
+    /// Raw logits `[B, A]` and values `[B]` for observations `x: [B, 35, F]` (v1: A = 141,
+    /// F = 36; v2: A = 177, F = 48).
     pub fn forward(&self, x: &Tensor) -> (Tensor, Tensor) {
         let b = x.size().first().copied().unwrap_or(1);
         let mut h = match &self.compact {
@@ -187,19 +207,31 @@ impl PolicyNet {
         let n = h.size()[1] - 1;
         let tiles = h.narrow(1, 0, n);
         let global = h.select(1, n);
+        let (tile_width, _) = head_widths(self.encoding);
         let mut tile_logits = tiles.apply(&self.tile_head).permute([0, 2, 1]);
         if let Some((_, columns)) = &self.compact {
-            // [B, 4, n] → [B, 4, n + 1] (a column of MASKED_LOGIT) → [B, 4, 34].
-            let pad = Tensor::full(
-                [b, TILE_ACTIONS, 1],
-                MASKED_LOGIT,
-                (Kind::Float, h.device()),
-            );
+            // [B, w, n] → [B, w, n + 1] (a column of MASKED_LOGIT) → [B, w, 34].
+            let pad = Tensor::full([b, tile_width, 1], MASKED_LOGIT, (Kind::Float, h.device()));
             tile_logits = Tensor::cat(&[tile_logits, pad], 2).index_select(2, columns);
         }
-        let tile_logits = tile_logits.reshape([b, TILE_ACTIONS * NUM_TILE_TOKENS as i64]);
+        let tiles34 = NUM_TILE_TOKENS as i64;
+        let first = tile_logits
+            .narrow(1, 0, TILE_ACTIONS)
+            .reshape([b, TILE_ACTIONS * tiles34]);
         let call_logits = global.apply(&self.call_head);
-        let logits = Tensor::cat(&[tile_logits, call_logits], 1);
+        let logits = match self.encoding {
+            Encoding::V1 => Tensor::cat(&[first, call_logits], 1),
+            // The engine's order: 136 tile actions, 5 calls, Riichi(t) ×34, Kita, nine.
+            Encoding::V2 => Tensor::cat(
+                &[
+                    first,
+                    call_logits.narrow(1, 0, CALL_ACTIONS),
+                    tile_logits.select(1, TILE_ACTIONS),
+                    call_logits.narrow(1, CALL_ACTIONS, 2),
+                ],
+                1,
+            ),
+        };
         let value = global
             .apply(&self.value1)
             .gelu("none")
@@ -234,17 +266,19 @@ pub fn masked_logits(logits: &Tensor, mask: &Tensor) -> Tensor {
     logits.masked_fill(&legal.logical_not(), MASKED_LOGIT)
 }
 
-/// A batch of flat encodings as the `[B, 35, 36]` input tensor.
-pub fn obs_tensor(flat: &[f32], device: Device) -> Result<Tensor> {
-    if flat.len() % ENCODED_LEN != 0 {
+/// A batch of flat encodings as the `[B, 35, F]` input tensor.
+pub fn obs_tensor(flat: &[f32], encoding: Encoding, device: Device) -> Result<Tensor> {
+    let len = encoding.encoded_len();
+    if flat.len() % len != 0 {
         bail!(
-            "observation buffer of {} floats is not a multiple of {ENCODED_LEN}",
+            "observation buffer of {} floats is not a multiple of {len}",
             flat.len()
         );
     }
-    let b = (flat.len() / ENCODED_LEN) as i64;
+    let b = (flat.len() / len) as i64;
+    let f = encoding.token_features() as i64;
     Ok(Tensor::from_slice(flat)
-        .view([b, NUM_TOKENS as i64, TOKEN_FEATURES as i64])
+        .view([b, NUM_TOKENS as i64, f])
         .to_device(device))
 }
 
@@ -289,8 +323,13 @@ pub struct ParamSnapshot {
 }
 
 impl ParamSnapshot {
-    /// Takes a snapshot of `vs`.
-    pub fn take(vs: &nn::VarStore, model: ModelConfig, version: u64) -> Result<ParamSnapshot> {
+    /// Takes a snapshot of `vs`, a model of `encoding`.
+    pub fn take(
+        vs: &nn::VarStore,
+        model: ModelConfig,
+        encoding: Encoding,
+        version: u64,
+    ) -> Result<ParamSnapshot> {
         let mut vars: Vec<(String, Tensor)> = vs.variables().into_iter().collect();
         vars.sort_by(|a, b| a.0.cmp(&b.0));
         let tensors = vars
@@ -299,18 +338,32 @@ impl ParamSnapshot {
             .collect::<Result<_>>()?;
         Ok(ParamSnapshot {
             version,
-            encoding_version: ENCODING_VERSION,
+            encoding_version: encoding.version(),
             model,
             tensors,
         })
     }
 
-    /// Copies the snapshot into `vs`, which must hold a model of the same shape.
-    pub fn load_into(&self, vs: &nn::VarStore) -> Result<()> {
-        if self.encoding_version != ENCODING_VERSION {
-            bail!(
-                "parameters are for encoding version {} but this build uses {ENCODING_VERSION}",
+    /// The encoding of the snapshot's model (an error for a version this build does not
+    /// write).
+    pub fn encoding(&self) -> Result<Encoding> {
+        Encoding::from_version(self.encoding_version).with_context(|| {
+            format!(
+                "parameters are for encoding version {}, which this build does not know \
+                 (it knows 1 and 2)",
                 self.encoding_version
+            )
+        })
+    }
+
+    /// Copies the snapshot into `vs`, which must hold a model of the same shape and
+    /// encoding `encoding`.
+    pub fn load_into(&self, vs: &nn::VarStore, encoding: Encoding) -> Result<()> {
+        if self.encoding()? != encoding {
+            bail!(
+                "parameters are for encoding version {}, the model reads version {}",
+                self.encoding_version,
+                encoding.version()
             );
         }
         let vars = vs.variables();
@@ -374,16 +427,17 @@ pub struct OwnedNet {
 
 impl OwnedNet {
     /// A freshly initialised model.
-    pub fn new(config: ModelConfig, device: Device) -> Result<OwnedNet> {
+    pub fn new(config: ModelConfig, encoding: Encoding, device: Device) -> Result<OwnedNet> {
         let vs = nn::VarStore::new(device);
-        let net = PolicyNet::new(&vs.root(), config)?;
+        let net = PolicyNet::new(&vs.root(), config, encoding)?;
         Ok(OwnedNet { vs, net })
     }
 
     /// A model holding the snapshot's parameters.
     pub fn from_snapshot(s: &ParamSnapshot, device: Device) -> Result<OwnedNet> {
-        let m = OwnedNet::new(s.model, device)?;
-        s.load_into(&m.vs)?;
+        let encoding = s.encoding()?;
+        let m = OwnedNet::new(s.model, encoding, device)?;
+        s.load_into(&m.vs, encoding)?;
         Ok(m)
     }
 }

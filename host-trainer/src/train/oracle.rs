@@ -13,10 +13,11 @@
 //! the observation only; the value head is trained on the λ-returns as before.
 //!
 //! The network is a small MLP on the flat encoding plus the hidden counts:
-//! `[ENCODED_LEN + HIDDEN_LEN] → 256 → GELU → 256 → GELU → 1`.
+//! `[encoded length + HIDDEN_LEN] → 256 → GELU → 256 → GELU → 1` (the encoded length of
+//! the run's encoding: 1260 in v1, 1680 in v2).
 
 use anyhow::{bail, Result};
-use engine::encode::ENCODED_LEN;
+use engine::encode::Encoding;
 use engine::game::Game;
 use engine::rng::Rng;
 use engine::tile::NUM_TILE_TYPES;
@@ -62,14 +63,23 @@ pub struct OracleCritic {
     net: nn::Sequential,
     adam: Adam,
     device: Device,
+    /// Floats per encoded observation.
+    encoded_len: usize,
 }
 
 impl OracleCritic {
-    /// A fresh critic on `device` with learning rate `lr`, or the saved one.
-    pub fn new(device: Device, lr: f64, saved: Option<&OracleState>) -> Result<OracleCritic> {
+    /// A fresh critic on `device` with learning rate `lr` for observations in
+    /// `encoding`, or the saved one.
+    pub fn new(
+        device: Device,
+        lr: f64,
+        encoding: Encoding,
+        saved: Option<&OracleState>,
+    ) -> Result<OracleCritic> {
         let vs = nn::VarStore::new(device);
         let p = vs.root();
-        let input = (ENCODED_LEN + HIDDEN_LEN) as i64;
+        let encoded_len = encoding.encoded_len();
+        let input = (encoded_len + HIDDEN_LEN) as i64;
         let net = nn::seq()
             .add(nn::linear(&p / "l1", input, WIDTH, Default::default()))
             .add_fn(|x| x.gelu("none"))
@@ -109,19 +119,21 @@ impl OracleCritic {
             net,
             adam,
             device,
+            encoded_len,
         })
     }
 
     fn input(&self, obs: &[f32], hidden: &[f32]) -> Result<Tensor> {
-        let n = obs.len() / ENCODED_LEN;
-        if obs.len() != n * ENCODED_LEN || hidden.len() != n * HIDDEN_LEN {
+        let len = self.encoded_len;
+        let n = obs.len() / len;
+        if obs.len() != n * len || hidden.len() != n * HIDDEN_LEN {
             bail!(
                 "oracle critic: {} observation and {} hidden floats",
                 obs.len(),
                 hidden.len()
             );
         }
-        let o = Tensor::from_slice(obs).view([n as i64, ENCODED_LEN as i64]);
+        let o = Tensor::from_slice(obs).view([n as i64, len as i64]);
         let h = Tensor::from_slice(hidden).view([n as i64, HIDDEN_LEN as i64]);
         Ok(Tensor::cat(&[o, h], 1).to_device(self.device))
     }
@@ -227,7 +239,7 @@ mod tests {
         tch::manual_seed(1);
         let mut rng = Rng::new(3);
         let n = 512;
-        let obs = vec![0.1f32; n * ENCODED_LEN];
+        let obs = vec![0.1f32; n * Encoding::V1.encoded_len()];
         let mut hidden = vec![0f32; n * HIDDEN_LEN];
         let mut target = vec![0f32; n];
         for i in 0..n {
@@ -235,7 +247,7 @@ mod tests {
             hidden[i * HIDDEN_LEN + 5] = x;
             target[i] = 2.0 * x - 1.0;
         }
-        let mut c = OracleCritic::new(Device::Cpu, 1e-3, None).unwrap();
+        let mut c = OracleCritic::new(Device::Cpu, 1e-3, Encoding::V1, None).unwrap();
         let first = c.fit(&obs, &hidden, &target, 64, &mut rng).unwrap();
         let mut last = first;
         for _ in 0..30 {
@@ -245,11 +257,11 @@ mod tests {
         let v = c.values(&obs, &hidden, 100).unwrap();
         assert_eq!(v.len(), n);
         let saved = c.state().unwrap();
-        let again = OracleCritic::new(Device::Cpu, 1e-3, Some(&saved)).unwrap();
+        let again = OracleCritic::new(Device::Cpu, 1e-3, Encoding::V1, Some(&saved)).unwrap();
         assert_eq!(again.values(&obs, &hidden, 100).unwrap(), v);
         assert!(c.values(&obs[1..], &hidden, 7).is_err());
         let mut broken = saved.clone();
         broken.tensors.pop();
-        assert!(OracleCritic::new(Device::Cpu, 1e-3, Some(&broken)).is_err());
+        assert!(OracleCritic::new(Device::Cpu, 1e-3, Encoding::V1, Some(&broken)).is_err());
     }
 }

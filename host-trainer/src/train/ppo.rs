@@ -14,7 +14,7 @@
 //! Gradients are clipped to a global norm before each Adam step.
 
 use anyhow::{bail, Result};
-use engine::game::POLICY_ACTIONS_V1;
+use engine::encode::Encoding;
 use engine::rng::Rng;
 use engine::tile::NUM_TILE_TYPES;
 use serde::{Deserialize, Serialize};
@@ -131,7 +131,7 @@ pub fn update(
     device: Device,
     rng: &mut Rng,
 ) -> Result<UpdateStats> {
-    let t = SampleTensors::new(s, device)?;
+    let t = SampleTensors::new(s, net.encoding, device)?;
     let n = s.len();
     let mb = params.minibatch.clamp(1, n);
     let mut stats = UpdateStats::default();
@@ -179,13 +179,14 @@ struct SampleTensors {
 }
 
 impl SampleTensors {
-    fn new(s: &Samples, device: Device) -> Result<SampleTensors> {
+    fn new(s: &Samples, encoding: Encoding, device: Device) -> Result<SampleTensors> {
         let n = s.len();
         if n == 0 {
             bail!("no samples");
         }
-        if s.mask.len() != n * POLICY_ACTIONS_V1
-            || s.guide.len() != n * POLICY_ACTIONS_V1
+        let actions = encoding.policy_actions();
+        if s.mask.len() != n * actions
+            || s.guide.len() != n * actions
             || s.adv.len() != n
             || s.ret.len() != n
         {
@@ -193,7 +194,7 @@ impl SampleTensors {
         }
         let rows = |v: &[f32]| {
             Tensor::from_slice(v)
-                .view([n as i64, POLICY_ACTIONS_V1 as i64])
+                .view([n as i64, actions as i64])
                 .to_device(device)
         };
         let adv = Tensor::from_slice(&s.adv).to_device(device);
@@ -208,7 +209,7 @@ impl SampleTensors {
             .gt(0.0)
             .to_kind(Kind::Float);
         Ok(SampleTensors {
-            obs: obs_tensor(&s.obs, device)?,
+            obs: obs_tensor(&s.obs, encoding, device)?,
             mask: rows(&s.mask),
             action: Tensor::from_slice(&s.action).to_device(device),
             old_logp: Tensor::from_slice(&s.old_logp).to_device(device),
@@ -290,9 +291,12 @@ fn minibatch_step(
 /// The guidance target of one encoded observation and its legal mask: uniform over the
 /// legal discards with the highest value score (the efficiency bot's choice up to its
 /// tie-break), written into `out` (34 floats); all zero when the observation has no
-/// value-score matrix (not a discard decision).
+/// value-score matrix (not a discard decision). Any encoding version: the row width is
+/// `obs.len() / NUM_TOKENS`, and the value-score columns are v1's in every version.
 pub fn guidance_target(obs: &[f32], mask: &[f32], out: &mut [f32]) {
-    use engine::encode::{tf, TOKEN_FEATURES};
+    use engine::encode::{tf, NUM_TOKENS};
+    #[allow(non_snake_case)]
+    let TOKEN_FEATURES = obs.len() / NUM_TOKENS;
     out.iter_mut().for_each(|x| *x = 0.0);
     let mut best = f32::NEG_INFINITY;
     for t in 0..NUM_TILE_TYPES.min(out.len()) {

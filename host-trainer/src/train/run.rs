@@ -296,7 +296,8 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
         n => n,
     };
     tch::set_num_threads(learner_threads as i32);
-    let snapshot = workers.push(&learner.net.vs, model, learner.progress.update)?;
+    let encoding = learner.net.net.encoding;
+    let snapshot = workers.push(&learner.net.vs, model, encoding, learner.progress.update)?;
     let mut run = Run {
         bar: progress_bar(&cfg, learner.progress.update),
         session: Instant::now(),
@@ -335,13 +336,12 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
 /// folder is made.
 fn check_settings(cfg: &TrainConfig) -> Result<()> {
     OpponentMix::parse(&cfg.opponents)?;
-    if Rules::preset(&cfg.rules).is_some_and(|r| r.riichi.is_some()) {
+    let riichi = Rules::preset(&cfg.rules).is_some_and(|r| r.is_riichi());
+    if riichi && cfg.teacher == Teacher::Search {
         bail!(
-            "--rules {}: the model's observation encoding (version {}) and its 141 action \
-             logits have no riichi state and no riichi or kita action; training on the \
-             riichi presets needs the next encoding version",
-            cfg.rules,
-            engine::encode::ENCODING_VERSION
+            "--teacher search does not fit --rules {}: the search cannot deal riichi \
+             worlds yet (use --teacher eff or value-scores)",
+            cfg.rules
         );
     }
     if !cfg.win_bonus.is_finite() {
@@ -405,7 +405,7 @@ impl Learner {
         dev: Device,
         checkpoint: Option<&Checkpoint>,
     ) -> Result<Learner> {
-        let net = OwnedNet::new(model, dev)?;
+        let net = OwnedNet::new(model, cfg.encoding(), dev)?;
         let mut adam = Adam::new(&net.vs, cfg.lr);
         let mut progress = Progress::default();
         if let Some(ck) = checkpoint {
@@ -416,14 +416,14 @@ impl Learner {
                     model
                 );
             }
-            ck.params.load_into(&net.vs)?;
+            ck.params.load_into(&net.vs, net.net.encoding)?;
             adam.load_state(&ck.adam)?;
             progress = ck.progress.clone();
             progress.resumes += 1;
         }
         let oracle = if cfg.oracle_critic {
             let saved = checkpoint.and_then(|c| c.oracle.as_ref());
-            Some(OracleCritic::new(dev, cfg.lr, saved)?)
+            Some(OracleCritic::new(dev, cfg.lr, cfg.encoding(), saved)?)
         } else {
             None
         };
@@ -629,7 +629,7 @@ impl Run {
 
     fn push(&mut self, workers: &Workers) -> Result<()> {
         let l = &self.learner;
-        self.snapshot = workers.push(&l.net.vs, l.model, l.progress.update)?;
+        self.snapshot = workers.push(&l.net.vs, l.model, l.net.net.encoding, l.progress.update)?;
         Ok(())
     }
 

@@ -29,8 +29,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use engine::encode::{encode, ENCODED_LEN};
-use engine::game::{Action, Game, LegalActions, Phase, POLICY_ACTIONS_V1};
+use engine::encode::MAX_ENCODED_LEN;
+use engine::game::{Action, Game, LegalActions, Phase, NUM_ACTIONS};
 use engine::rng::Rng;
 use engine::Rules;
 use serde::{Deserialize, Serialize};
@@ -46,7 +46,7 @@ use engine::bots::{Agent, EfficiencyBot};
 /// One decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Step {
-    /// The encoded observation (`ENCODED_LEN` floats).
+    /// The encoded observation (the run's encoding length: 1260 floats in v1, 1680 in v2).
     pub obs: Vec<f32>,
     /// The legal actions as a bitset over the action index space.
     pub legal: [u64; 3],
@@ -220,13 +220,16 @@ impl Batch {
         self.rows = 0;
     }
 
-    /// Log-probabilities (`rows × POLICY_ACTIONS_V1`) and values of the batch under `model`.
+    /// Log-probabilities (`rows × A`, A = the model's logits) and values of the batch
+    /// under `model`.
     fn forward(&self, model: &OwnedNet) -> Result<(Vec<f32>, Vec<f32>)> {
         if self.rows == 0 {
             return Ok((Vec::new(), Vec::new()));
         }
-        let x = obs_tensor(&self.obs, Device::Cpu)?;
-        let m = Tensor::from_slice(&self.mask).view([self.rows as i64, POLICY_ACTIONS_V1 as i64]);
+        let encoding = model.net.encoding;
+        let x = obs_tensor(&self.obs, encoding, Device::Cpu)?;
+        let actions = encoding.policy_actions() as i64;
+        let m = Tensor::from_slice(&self.mask).view([self.rows as i64, actions]);
         let (logits, values) = model.net.forward(&x);
         let logp = masked_logits(&logits, &m).log_softmax(-1, Kind::Float);
         let logp: Vec<f32> = Vec::try_from(logp.flatten(0, -1)).context("logits to vec")?;
@@ -258,7 +261,8 @@ impl PastPolicy {
         if self.history.len() > self.lag + 1 {
             self.history.pop_front();
             if let Some(oldest) = self.history.front() {
-                ParamSnapshot::from_bytes(oldest)?.load_into(&self.model.vs)?;
+                ParamSnapshot::from_bytes(oldest)?
+                    .load_into(&self.model.vs, self.model.net.encoding)?;
             }
         }
         Ok(())
@@ -408,7 +412,7 @@ impl Worker {
         }
         if let Some(p) = newest {
             let snap = ParamSnapshot::from_bytes(&p)?;
-            snap.load_into(&self.model.vs)?;
+            snap.load_into(&self.model.vs, self.model.net.encoding)?;
             self.version = snap.version;
         }
         Ok(())
@@ -498,12 +502,17 @@ impl Worker {
         } else {
             &mut self.current
         };
-        let mut enc = [0f32; ENCODED_LEN];
-        let mut mask = [0f32; POLICY_ACTIONS_V1];
-        encode(&obs, &mut enc);
-        engine::encode::action_mask(&legal, &mut mask);
-        batch.obs.extend_from_slice(&enc);
-        batch.mask.extend_from_slice(&mask);
+        let encoding = self.model.net.encoding;
+        let mut enc = [0f32; MAX_ENCODED_LEN];
+        let enc = &mut enc[..encoding.encoded_len()];
+        let mut mask = [0f32; NUM_ACTIONS];
+        let mask = &mut mask[..encoding.policy_actions()];
+        encoding
+            .encode(&obs, enc)
+            .map_err(|e| anyhow!("worker {}: {e}", self.setup.id))?;
+        engine::encode::action_mask(&legal, mask);
+        batch.obs.extend_from_slice(enc);
+        batch.mask.extend_from_slice(mask);
         self.pending.push(Pending {
             table: ti,
             seat,
@@ -532,8 +541,9 @@ impl Worker {
             } else {
                 (&logp, &values, &self.current.obs)
             };
-            let Some(row) = lp.get(p.row * POLICY_ACTIONS_V1..(p.row + 1) * POLICY_ACTIONS_V1)
-            else {
+            let actions = self.model.net.encoding.policy_actions();
+            let len = self.model.net.encoding.encoded_len();
+            let Some(row) = lp.get(p.row * actions..(p.row + 1) * actions) else {
                 bail!(
                     "worker {}: a decision of a seat without a model",
                     self.setup.id
@@ -559,7 +569,7 @@ impl Worker {
                 t.version[s] = self.version;
             }
             t.traj[s].push(Step {
-                obs: obs[p.row * ENCODED_LEN..(p.row + 1) * ENCODED_LEN].to_vec(),
+                obs: obs[p.row * len..(p.row + 1) * len].to_vec(),
                 legal: p.legal.bits(),
                 action: a as u16,
                 logp: row[a],

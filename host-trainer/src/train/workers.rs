@@ -8,8 +8,8 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, Context, Result};
-use engine::encode::ENCODED_LEN;
-use engine::game::POLICY_ACTIONS_V1;
+use engine::encode::Encoding;
+use engine::game::NUM_ACTIONS;
 use engine::rng::Rng;
 use engine::tile::NUM_TILE_TYPES;
 use engine::Rules;
@@ -84,8 +84,8 @@ impl Workers {
                 seed: Rng::derive_seed(cfg.seed, 1_000 + w as u64 + 1_000 * resumes),
                 auto_win: cfg.auto_win,
                 send_every: cfg.send_every,
-                reward_scale: cfg.reward_scale as f32,
-                win_bonus: cfg.win_bonus as f32,
+                reward_scale: (cfg.reward_scale * cfg.points_unit()) as f32,
+                win_bonus: (cfg.win_bonus * cfg.points_unit()) as f32,
                 opponents,
                 past_lag: cfg.past_lag,
                 record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
@@ -126,9 +126,10 @@ impl Workers {
         &self,
         vs: &VarStore,
         model: ModelConfig,
+        encoding: Encoding,
         version: u64,
     ) -> Result<Arc<ParamSnapshot>> {
-        let snap = Arc::new(ParamSnapshot::take(vs, model, version)?);
+        let snap = Arc::new(ParamSnapshot::take(vs, model, encoding, version)?);
         let bytes = Arc::new(snap.to_bytes()?);
         for p in &self.params {
             let _ = p.send(bytes.clone());
@@ -205,10 +206,16 @@ impl Workers {
 /// guidance targets.
 fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Collected) {
     let s = &mut c.samples;
-    let mut guide = [0f32; POLICY_ACTIONS_V1];
+    let encoding = cfg.encoding();
+    let actions = encoding.policy_actions();
+    let mut guide = [0f32; NUM_ACTIONS];
+    let guide = &mut guide[..actions];
     for tr in &batch.trajectories {
         if tr.param_version + cfg.max_staleness < version
-            || tr.steps.iter().any(|st| st.obs.len() != ENCODED_LEN)
+            || tr
+                .steps
+                .iter()
+                .any(|st| st.obs.len() != encoding.encoded_len())
         {
             c.dropped += 1;
             continue;
@@ -225,9 +232,8 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
         c.segments.push((s.action.len(), n, tr.reward));
         for (i, st) in tr.steps.iter().enumerate() {
             let start = s.mask.len();
-            s.mask.extend(
-                (0..POLICY_ACTIONS_V1).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32),
-            );
+            s.mask
+                .extend((0..actions).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32));
             guide.fill(0.0);
             match cfg.teacher {
                 Teacher::ValueScores => {
@@ -237,7 +243,7 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
                     &st.search,
                     &s.mask[start..],
                     cfg.search_temperature as f32,
-                    &mut guide,
+                    guide,
                 ),
                 Teacher::Eff => {
                     // The bot's choice is legal by construction; a corrupt index gets no
@@ -248,7 +254,7 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
                     }
                 }
             }
-            s.guide.extend_from_slice(&guide);
+            s.guide.extend_from_slice(guide);
             s.obs.extend_from_slice(&st.obs);
             if cfg.oracle_critic {
                 // A step without hidden features (never from a worker of this run)

@@ -26,15 +26,16 @@ impl Agent for Recorder<'_> {
 /// At least `n` decision points (observation and the game's legal actions) from
 /// seeded self-play: four-player and sanma hands, random and efficiency bots mixed.
 pub fn self_play(n: usize) -> Vec<(Observation, Vec<Action>)> {
+    self_play_with(n, &[Rules::sanma(), Rules::four_player()])
+}
+
+/// [`self_play`] on games of `presets` in turn.
+pub fn self_play_with(n: usize, presets: &[Rules]) -> Vec<(Observation, Vec<Action>)> {
     let log = std::cell::RefCell::new(Vec::new());
     let mut seed = 0u64;
     while log.borrow().len() < n {
         seed += 1;
-        let rules = if seed % 2 == 0 {
-            Rules::four_player()
-        } else {
-            Rules::sanma()
-        };
+        let rules = presets[seed as usize % presets.len()];
         let mut game = Game::new(rules, seed).expect("game");
         let mut agents: Vec<Recorder> = (0..4u64)
             .map(|i| Recorder {
