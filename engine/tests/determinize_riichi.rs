@@ -90,7 +90,7 @@ fn riichi_determinizations_keep_invariants_and_the_observation_and_play_out() {
     for (name, rules) in presets() {
         let mut rng = Rng::new(7);
         let (mut count, mut claims, mut riichi, mut kita, mut kans) = (0u32, 0u32, 0, 0u32, 0u32);
-        let mut secs = 0.0;
+        let (mut secs, mut riichi_secs, mut riichi_count) = (0.0, 0.0, 0u32);
         each_decision(rules, 500, 11, |game, seat| {
             if rng.below(2) != 0 {
                 return;
@@ -99,7 +99,21 @@ fn riichi_determinizations_keep_invariants_and_the_observation_and_play_out() {
             let det = game
                 .determinize(seat, &mut rng)
                 .unwrap_or_else(|e| panic!("{name}: {e:?}"));
-            secs += start.elapsed().as_secs_f64();
+            let took = start.elapsed().as_secs_f64();
+            secs += took;
+            let opponents_in_riichi = game
+                .observation(seat)
+                .unwrap()
+                .riichi
+                .unwrap()
+                .declared
+                .iter()
+                .enumerate()
+                .any(|(s, d)| d.is_some() && s != seat as usize);
+            if opponents_in_riichi {
+                riichi_secs += took;
+                riichi_count += 1;
+            }
             check_invariants(&det).unwrap_or_else(|e| panic!("{name}: {e}"));
             let obs = game.observation(seat).unwrap();
             assert_eq!(det.observation(seat).unwrap(), obs, "{name}: observation");
@@ -116,9 +130,11 @@ fn riichi_determinizations_keep_invariants_and_the_observation_and_play_out() {
             count += 1;
         });
         eprintln!(
-            "{name}: {count} determinizations ({:.0}/s), {claims} in claim windows, \
-             {riichi} riichi seats, {kita} with kita, {kans} with kans",
-            count as f64 / secs
+            "{name}: {count} determinizations ({:.0}/s; {riichi_count} with an opponent in \
+             riichi, {:.0}/s), {claims} in claim windows, {riichi} riichi seats, {kita} with \
+             kita, {kans} with kans",
+            count as f64 / secs,
+            riichi_count as f64 / riichi_secs,
         );
         assert!(count >= 5_000, "{name}: only {count} determinizations");
         assert!(claims >= 200, "{name}: only {claims} in claim windows");
