@@ -5,7 +5,7 @@
 use std::time::Instant;
 
 use engine::bots::{play_hand, Agent, EfficiencyBot, RandomBot};
-use engine::game::{check_invariants, Action, Game, LegalActions, Observation, Phase};
+use engine::game::{check_invariants, Action, Game, LegalActions, MeldKind, Observation, Phase};
 use engine::rng::Rng;
 use engine::rules::Rules;
 use engine::shanten::{min_shanten, Forms};
@@ -306,5 +306,43 @@ fn revealed_indicators_stay_in_place() {
             assert_eq!(det.dead_wall().len(), game.dead_wall().len());
             assert_eq!(det.live_wall_remaining(), game.live_wall_remaining());
         });
+    }
+}
+
+#[test]
+fn opponents_furiten_is_recomputed_exactly_from_their_true_hands() {
+    // Given the opponents' true hands, the recomputed furiten of every seat (own
+    // discards, winning tiles passed since the last discard and after riichi) is the
+    // true game's, except after a robbable added kan (its time is not public).
+    for (name, rules) in presets() {
+        let mut rng = Rng::new(41);
+        let (mut checked, mut furiten) = (0u32, 0u32);
+        each_decision(rules, 150, 13, |game, seat| {
+            let obs = game.observation(seat).unwrap();
+            let n = rules.players as usize;
+            if (0..n).any(|s| {
+                game.melds(s as u8)
+                    .iter()
+                    .any(|m| m.kind == MeldKind::AddedKan)
+            }) {
+                return;
+            }
+            let mut hands = [[0u8; 34]; 4];
+            for (s, h) in hands.iter_mut().enumerate().take(n) {
+                *h = *game.hand(s as u8).unwrap();
+            }
+            let det = Game::from_observation(&obs, Some(&hands), &mut rng).unwrap();
+            for s in (0..n as u8).filter(|&s| s != seat) {
+                let truth = game.observation(s).unwrap().riichi.unwrap().furiten;
+                let dealt = det.observation(s).unwrap().riichi.unwrap().furiten;
+                assert_eq!(dealt, truth, "{name}: furiten of seat {s}");
+                furiten += truth as u32;
+                checked += 1;
+            }
+        });
+        assert!(
+            checked > 5_000 && furiten > 100,
+            "{name}: {checked} / {furiten}"
+        );
     }
 }
