@@ -757,11 +757,16 @@ fn agari_yame_but_no_tenpai_yame() {
 }
 
 #[test]
-fn riichi_positions_are_not_determinized() {
+fn riichi_positions_are_determinized() {
     let g = Game::new(Rules::tenhou_4p(), 3).unwrap();
     let mut rng = engine::rng::Rng::new(1);
+    let det = g.determinize(0, &mut rng).unwrap();
+    assert_eq!(det.observation(0).unwrap(), g.observation(0).unwrap());
+    // An observation without its riichi view is not a riichi position.
+    let mut obs = g.observation(0).unwrap();
+    obs.riichi = None;
     assert_eq!(
-        g.determinize(0, &mut rng).err(),
-        Some(RuleError::RiichiUnsupported)
+        Game::from_observation(&obs, None, &mut rng).err(),
+        Some(RuleError::BadSetup)
     );
 }

@@ -56,6 +56,9 @@ pub struct Args {
     /// The seat that discarded the `--claim` tile.
     #[arg(long)]
     pub from: Option<u8>,
+    /// The revealed dora indicators, mpsz (required under the riichi presets).
+    #[arg(long)]
+    pub dora: Option<String>,
     /// Read a JSON position or game record from stdin instead.
     #[arg(long)]
     pub stdin_json: bool,
@@ -113,6 +116,8 @@ fn position(args: &Args, rules: RulesArg) -> Result<Position> {
         scores: None,
         hand_number: 0,
         live_wall: None,
+        dora: args.dora.clone(),
+        ..Default::default()
     })
 }
 

@@ -29,15 +29,22 @@
 //! derived from everything visible; `live_wall` defaults to an estimate from the
 //! number of discards. `scores` and `hand_number` only feed the model's global token.
 //!
+//! Under the riichi presets (`tenhou-sanma`, `tenhou-4p`, …) `hand` may name red fives
+//! (`0p`), `dora` (the revealed dora indicators, mpsz) is required, and `riichi` (by
+//! seat, the index of its riichi discard or `null`), `honba`, `sticks` and
+//! `round_wind` are optional; the legal actions are then the engine's (riichi, yaku,
+//! furiten) in a world dealt from the observation.
+//!
 //! # Game record (`{"record": HandRecord, "seat": N}`)
 //! The engine's serde [`HandRecord`] replayed to its end; the observation and the exact
 //! legal actions are those of `seat` (default: the first seat awaited).
 
 use engine::game::{
-    order_discards_by_rotation, Action, Discard, HandRecord, Meld, MeldKind, Observation,
-    PendingClaim, Phase, DISCARD_CAP,
+    order_discards_by_rotation, Action, Discard, Game, HandRecord, Meld, MeldKind, Observation,
+    PendingClaim, Phase, RiichiView, DISCARD_CAP,
 };
-use engine::notation::{parse_counts, parse_each};
+use engine::notation::{parse_counts, parse_each, parse_with_reds};
+use engine::rng::Rng;
 use engine::rules::Rules;
 use engine::tile::{Tile, TileCounts, NUM_TILE_TYPES};
 use serde::{Deserialize, Serialize};
@@ -97,6 +104,22 @@ pub struct Position {
     /// Live-wall tiles left (default: estimated).
     #[serde(default)]
     pub live_wall: Option<u8>,
+    /// Riichi presets: the revealed dora indicators in order, mpsz (required there).
+    #[serde(default)]
+    pub dora: Option<String>,
+    /// Riichi presets: by absolute seat, the index of the seat's riichi discard in its
+    /// row (`null`: no riichi).
+    #[serde(default)]
+    pub riichi: Vec<Option<u8>>,
+    /// Riichi presets: the honba counter.
+    #[serde(default)]
+    pub honba: u8,
+    /// Riichi presets: riichi sticks on the table.
+    #[serde(default)]
+    pub sticks: u8,
+    /// Riichi presets: the round wind (0 East, 1 South, 2 West).
+    #[serde(default)]
+    pub round_wind: u8,
 }
 
 /// What a JSON document on stdin may hold.
@@ -112,7 +135,7 @@ pub enum JsonInput {
         seat: Option<u8>,
     },
     /// A position.
-    Position(Position),
+    Position(Box<Position>),
 }
 
 fn perr(s: impl Into<String>) -> Error {
@@ -214,7 +237,8 @@ fn rules_for(name: Option<&str>) -> Result<Rules> {
 /// The last tile written in an mpsz string.
 fn last_tile(s: &str) -> Option<Tile> {
     let mut last = None;
-    parse_each(s, |t| {
+    // Red fives (`0p`) read as fives.
+    engine::notation::parse_each_with_reds(s, |t, _| {
         last = Some(t);
         Ok(())
     })
@@ -239,8 +263,16 @@ impl Position {
                 "melds/discards list more than {players} seats"
             )));
         }
-        let hand = parse_counts(&self.hand, rules.tile_set)
-            .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
+        let (hand, red_hand) = if rules.is_riichi() {
+            let h = parse_with_reds(&self.hand, rules.tile_set)
+                .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
+            (h.counts, h.red_fives)
+        } else {
+            let h = parse_counts(&self.hand, rules.tile_set)
+                .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
+            (h, [0; 3])
+        };
+        let dora = self.dora_indicators(&rules)?;
         let mut melds: [heapless::Vec<Meld, 4>; 4] = Default::default();
         for (seat, text) in self.melds.iter().enumerate() {
             for m in text.split(',').map(str::trim).filter(|m| !m.is_empty()) {
@@ -365,6 +397,9 @@ impl Position {
             // The tile added to a pon is in the open while it can be robbed.
             seen[p.tile.index()] = seen[p.tile.index()].saturating_add(1);
         }
+        for t in &dora {
+            seen[t.index()] = seen[t.index()].saturating_add(1);
+        }
         let full = rules.tile_set.full_counts();
         for t in Tile::all() {
             if seen[t.index()] > full[t.index()] {
@@ -421,10 +456,79 @@ impl Position {
             kans,
             scores: self.scores.unwrap_or([rules.starting_points; 4]),
             pending,
-            // Positions name only the simple presets' state.
             riichi: None,
         };
-        let legal = legal_actions(&obs);
+        if !rules.is_riichi() {
+            let legal = legal_actions(&obs);
+            return Ok((obs, legal));
+        }
+        self.riichi_observation(obs, red_hand, dora)
+    }
+
+    /// The revealed dora indicators (riichi presets; none for the others).
+    fn dora_indicators(&self, rules: &Rules) -> Result<heapless::Vec<Tile, 5>> {
+        let mut out = heapless::Vec::new();
+        if !rules.is_riichi() {
+            return Ok(out);
+        }
+        let text = self.dora.as_deref().ok_or_else(|| {
+            perr("riichi presets need \"dora\": the revealed dora indicators (e.g. \"3p\")")
+        })?;
+        parse_each(text, |t| {
+            out.push(t)
+                .map_err(|_| engine::notation::ParseError::TooManyTiles)
+        })
+        .map_err(|e| perr(format!("dora {text:?}: {e}")))?;
+        if out.is_empty() || out.iter().any(|t| !rules.tile_set.contains(*t)) {
+            return Err(perr(format!(
+                "dora {text:?}: one to five indicators of the set"
+            )));
+        }
+        Ok(out)
+    }
+
+    /// Adds the riichi view to `obs`; the legal actions are then the engine's in a world
+    /// dealt from the observation (riichi legality — yaku, furiten, riichi discards —
+    /// depends only on what the seat sees).
+    fn riichi_observation(
+        &self,
+        mut obs: Observation,
+        red_hand: [u8; 3],
+        dora: heapless::Vec<Tile, 5>,
+    ) -> Result<(Observation, Vec<Action>)> {
+        let n = obs.rules.players;
+        if self.riichi.len() > n as usize {
+            return Err(perr(format!("riichi lists more than {n} seats")));
+        }
+        let mut declared = [None; 4];
+        for (d, r) in declared.iter_mut().zip(&self.riichi) {
+            *d = *r;
+        }
+        if self.scores.is_none() {
+            // Everyone at the starting points, the sticks' deposits from seat 0.
+            let cost = obs.rules.riichi.map_or(0, |r| r.riichi_cost);
+            obs.scores[0] = obs.scores[0].wrapping_sub(cost.wrapping_mul(self.sticks as i32));
+        }
+        for s in obs.scores.iter_mut().skip(n as usize) {
+            *s = 0;
+        }
+        obs.riichi = Some(RiichiView {
+            declared,
+            dora_indicators: dora,
+            honba: self.honba,
+            riichi_sticks: self.sticks,
+            round_wind: self.round_wind,
+            seat_wind: (self.seat + n - self.dealer % n) % n,
+            red_hand,
+            ..Default::default()
+        });
+        let world = Game::from_observation(&obs, None, &mut Rng::new(0)).map_err(|e| {
+            perr(format!(
+                "the riichi position is not consistent ({e}): dora, riichi discards, \
+                 scores and sticks must fit the rest"
+            ))
+        })?;
+        let legal = world.legal_actions(obs.seat).iter().collect();
         Ok((obs, legal))
     }
 }

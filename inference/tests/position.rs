@@ -89,3 +89,27 @@ fn a_game_record() {
     assert_eq!(obs, game.observation(s).unwrap());
     assert_eq!(legal, game.legal_actions(s).as_slice().to_vec());
 }
+
+#[test]
+fn a_riichi_position() {
+    // Tenhou sanma: a red 5p in hand, an opponent in riichi, one stick on the table.
+    let j = r#"{"rules": "tenhou-sanma", "seat": 0, "hand": "19m1230p456s1122z3z",
+        "discards": ["", "1z9s", ""], "riichi": [null, 1, null], "sticks": 1,
+        "dora": "4p"}"#;
+    let (obs, legal) = from_json(j).unwrap();
+    let view = obs.riichi.as_ref().unwrap();
+    assert_eq!(view.red_hand, [0, 1, 0]);
+    assert_eq!(view.declared[1], Some(1));
+    assert_eq!(obs.unseen[tile("4p").index()], 3);
+    assert_eq!(obs.scores, [34_000, 35_000, 35_000, 0]);
+    assert!(legal.contains(&Action::Discard(tile("3z"))));
+    // The engine deals a world the observation describes, with the seat in riichi
+    // tenpai.
+    let mut rng = engine::rng::Rng::new(4);
+    let det = engine::game::Game::from_observation(&obs, None, &mut rng).unwrap();
+    assert_eq!(det.observation(0).unwrap(), obs);
+    // Without dora indicators a riichi position is refused with a message.
+    let j = r#"{"rules": "tenhou-sanma", "hand": "19m1230p456s1122z3z"}"#;
+    let e = from_json(j).unwrap_err().to_string();
+    assert!(e.contains("dora"), "{e}");
+}

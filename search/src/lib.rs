@@ -4,15 +4,18 @@
 //!
 //! ## Algorithm (one decision of seat `s`)
 //! 1. **Candidates.** On `s`'s turn: the discards ranked by the engine's value score,
-//!    the best `top_k` kept, plus the rollout policy's own choice, every kan and tsumo.
+//!    the best `top_k` kept, plus the rollout policy's own choice, every kan and tsumo
+//!    (and under the riichi presets every riichi discard, kita and nine terminals).
 //!    In a claim window: every legal answer (pass, ron, pon, kan, chi).
 //! 2. **Worlds.** Each world is a whole game dealt from `s`'s observation
 //!    ([`engine::game::Game::from_observation`]): with [`Belief::Uniform`] every hidden
 //!    tile is dealt uniformly; with [`Belief::Weighted`] the opponents' concealed hands
 //!    are first drawn in proportion to the importance weights of
 //!    [`engine::belief::weigh_hypotheses`] (inference from their discards and the wins
-//!    they let pass), then the walls uniformly. World `i` depends only on the search
-//!    seed and `i`.
+//!    they let pass), then the walls uniformly. Under the riichi presets the world
+//!    also deals the hidden red fives and indicators, and every seat in riichi gets a
+//!    tenpai hand (a proposal that is not tenpai is redealt; see the engine's
+//!    `determinize` module). World `i` depends only on the search seed and `i`.
 //! 3. **Rollouts.** In every world each candidate is applied and the hand is played to
 //!    its end by the rollout policy in every seat (the efficiency bot by default). The
 //!    same world serves every candidate (common random numbers), so differences

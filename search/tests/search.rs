@@ -204,3 +204,63 @@ fn bad_requests_are_typed_errors() {
     let r = search(&obs, &legal, &cfg).unwrap();
     assert!(r.worlds < search::MAX_ROLLOUTS as usize);
 }
+
+/// Decision points of efficiency self-play under `rules` with more than one legal
+/// action, preferring positions with a riichi declared.
+fn riichi_decisions(rules: Rules, count: usize) -> Vec<(Observation, LegalActions)> {
+    let mut out = Vec::new();
+    let mut plain = 0;
+    let mut h = 0;
+    while out.len() < count {
+        h += 1;
+        let mut g = Game::new(rules, h).unwrap();
+        let mut k = 0;
+        while g.last_result().is_none() {
+            let seat = g.seats_to_act()[0];
+            let obs = g.observation(seat).unwrap();
+            let legal = g.legal_actions(seat);
+            k += 1;
+            let riichi = obs
+                .riichi
+                .as_ref()
+                .is_some_and(|v| v.declared.iter().any(|d| d.is_some()));
+            let take = riichi || (k % 11 == 0 && plain < count / 2);
+            if legal.len() > 1 && take && out.len() < count {
+                plain += !riichi as usize;
+                out.push((obs.clone(), legal.clone()));
+            }
+            let a = EfficiencyBot.act(&obs, &legal);
+            g.apply(seat, a).unwrap();
+        }
+    }
+    out
+}
+
+#[test]
+fn riichi_positions_are_searched() {
+    for name in ["tenhou-sanma", "tenhou-4p"] {
+        let mut rules = Rules::preset(name).unwrap();
+        rules.hands_per_game = 1;
+        for belief in [Belief::Uniform, Belief::Weighted] {
+            let mut cfg = SearchConfig::new(&rules).unwrap();
+            cfg.budget_ms = None;
+            cfg.rollouts = 8;
+            cfg.batch = 4;
+            cfg.belief = belief;
+            cfg.proposals = 32;
+            cfg.early_stop = false;
+            let mut riichi = 0;
+            for (obs, legal) in riichi_decisions(rules, 12) {
+                let r = search(&obs, &legal, &cfg).unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert!(legal.contains(r.chosen), "{name}");
+                assert!(r.candidates.iter().all(|c| legal.contains(c.action)));
+                riichi += obs
+                    .riichi
+                    .as_ref()
+                    .is_some_and(|v| v.declared.iter().any(|d| d.is_some()))
+                    as u32;
+            }
+            assert!(riichi > 0, "{name}: no position with a riichi declared");
+        }
+    }
+}

@@ -27,7 +27,8 @@ pub enum RuleError {
     /// A scenario or record describes an impossible deal or wall (also: a red five
     /// where the rules have none).
     BadSetup,
-    /// Not supported under riichi rules (determinization of a riichi position).
+    /// Not supported under riichi rules. Nothing returns it any more (determinization
+    /// deals riichi positions); kept so that matches on it still compile.
     RiichiUnsupported,
 }
 

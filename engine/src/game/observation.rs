@@ -116,6 +116,9 @@ impl Game {
             red_melds: self.rh.red_melds,
             red_discards: self.rh.red_discards,
             furiten: !on_turn && self.furiten(seat),
+            double: self.rh.double,
+            ippatsu: self.rh.ippatsu,
+            rinshan: self.phase == super::state::Phase::Turn && self.rh.rinshan,
             result: self.rresult.clone(),
         })
     }

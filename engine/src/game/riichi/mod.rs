@@ -158,6 +158,14 @@ pub struct RiichiView {
     pub red_discards: [u64; MAX_PLAYERS],
     /// The observer is furiten (cannot ron) now.
     pub furiten: bool,
+    /// For each seat in riichi: its riichi is a double riichi (public: it was declared
+    /// on an uninterrupted first turn).
+    pub double: [bool; MAX_PLAYERS],
+    /// For each seat in riichi: ippatsu is still possible (no call, kan or kita and no
+    /// own discard since the riichi discard).
+    pub ippatsu: [bool; MAX_PLAYERS],
+    /// The seat on turn holds a replacement tile (kan or kita) as its drawn tile.
+    pub rinshan: bool,
     /// The result of the hand once it is over.
     pub result: Option<RiichiResult>,
 }

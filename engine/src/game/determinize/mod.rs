@@ -21,6 +21,16 @@
 //! Only a seat with a decision pending can be determinized (the seat on turn, or a seat
 //! that may claim the pending tile): that is where search runs, and it keeps the claim
 //! window and the turn state fully determined by the observation.
+//!
+//! Under riichi rules ([`riichi`]) the world also holds the hidden red fives, the
+//! indicator block of the dead wall (revealed dora indicators in place, ura and kan-dora
+//! indicators dealt), the per-hand riichi state restored from [`RiichiView`] and the
+//! opponents' furiten recomputed from their dealt hands; riichi seats are dealt tenpai
+//! hands.
+//!
+//! [`RiichiView`]: super::RiichiView
+
+mod riichi;
 
 use super::error::RuleError;
 use super::invariants::check_invariants;
@@ -79,11 +89,11 @@ impl Game {
         if seat >= n || obs.dealer as usize >= n || obs.turn as usize >= n {
             return Err(RuleError::BadSeat);
         }
-        // The hidden red fives, the indicator block and the riichi state are not dealt
-        // yet: refuse rather than deal a world the observation does not describe.
-        if obs.rules.is_riichi() {
-            return Err(RuleError::RiichiUnsupported);
-        }
+        let view = match (rules.is_riichi(), obs.riichi.as_ref()) {
+            (true, Some(v)) => Some(v),
+            (false, None) => None,
+            _ => return Err(RuleError::BadSetup),
+        };
         match obs.phase {
             Phase::HandOver => return Err(RuleError::HandOver),
             Phase::GameOver => return Err(RuleError::GameOver),
@@ -109,11 +119,12 @@ impl Game {
         if own != sizes.get(seat).copied().unwrap_or(0) as u32 {
             return Err(RuleError::BadSetup);
         }
-        // Wall geometry: every declared kan drew its replacement from the end of the
+        // Wall geometry: every declared kan (and kita) drew its replacement from the
         // dead wall, which took the last live tile as its top-up.
         let len = rules.tile_set.num_tiles();
+        let kita: usize = view.map_or(0, |v| v.kita.iter().map(|&k| k as usize).sum());
         let dead_end = len
-            .checked_sub(game.kans as usize)
+            .checked_sub(game.kans as usize + kita)
             .ok_or(RuleError::BadSetup)?;
         let live_end = dead_end
             .checked_sub(rules.dead_wall as usize)
@@ -128,7 +139,12 @@ impl Game {
             .map(|(_, &k)| k as usize)
             .sum();
         let unseen_total: usize = obs.unseen.iter().map(|&c| c as usize).sum();
-        if len > MAX_WALL || unseen_total != hidden_in_hands + (dead_end - draw_pos) {
+        // Revealed dora indicators lie in the dead wall but are seen.
+        let revealed = view.map_or(0, |v| v.dora_indicators.len());
+        if len > MAX_WALL
+            || unseen_total + revealed != hidden_in_hands + (dead_end - draw_pos)
+            || dead_end - live_end < game.indicator_block()
+        {
             return Err(RuleError::BadSetup);
         }
         game.wall_len = len as u8;
@@ -136,6 +152,9 @@ impl Game {
         game.live_end = live_end as u8;
         game.draw_pos = draw_pos as u8;
         game.deal_hidden(obs, &sizes, opponents, rng)?;
+        if let Some(v) = view {
+            game.restore_riichi(obs, v, rng)?;
+        }
         game.place_turn(obs)?;
         check_invariants(&game).map_err(|_| RuleError::BadSetup)?;
         Ok(game)
@@ -177,6 +196,14 @@ impl Game {
         if let Some(p) = obs.pending.filter(|p| p.added_kan) {
             show(p.tile, 1)?;
         }
+        // Under riichi rules kita and the revealed dora indicators are in the open.
+        if let Some(v) = obs.riichi.as_ref().filter(|_| self.rules.is_riichi()) {
+            let north = Tile::new(super::riichi::legal::NORTH).ok_or(RuleError::BadSetup)?;
+            show(north, v.kita.iter().map(|&k| k as u16).sum())?;
+            for &t in &v.dora_indicators {
+                show(t, 1)?;
+            }
+        }
         if kans != obs.kans || kans > MAX_KANS {
             return Err(RuleError::BadSetup);
         }
@@ -192,10 +219,11 @@ impl Game {
         Ok(())
     }
 
-    /// Deals the observer's hand, the other seats' concealed tiles (given or drawn)
-    /// and the rest of the unseen tiles into the live and dead walls; the wall before
-    /// the draw position gets the remaining tiles of the set in tile order, so the wall
-    /// stays a permutation of the set.
+    /// Deals the observer's hand, the other seats' concealed tiles (given or drawn;
+    /// riichi seats tenpai) and the rest of the unseen tiles into the live and dead
+    /// walls around the revealed dora indicators; the wall outside them gets the
+    /// remaining tiles of the set in tile order, so the wall stays a permutation of the
+    /// set.
     fn deal_hidden(
         &mut self,
         obs: &Observation,
@@ -207,6 +235,7 @@ impl Game {
         let n = self.rules.players as usize;
         let mut pool = obs.unseen;
         let mut hands = [[0u8; NUM_TILE_TYPES]; MAX_PLAYERS];
+        let mut dealt = [false; MAX_PLAYERS];
         if let Some(given) = opponents {
             for s in (0..n).filter(|&s| s != seat) {
                 let h = given.get(s).ok_or(RuleError::BadSetup)?;
@@ -218,7 +247,11 @@ impl Game {
                     *p = p.checked_sub(c).ok_or(RuleError::BadSetup)?;
                 }
                 hands[s] = *h;
+                dealt[s] = true;
             }
+        }
+        if self.rules.is_riichi() {
+            self.deal_riichi_seats(obs, sizes, &mut pool, &mut hands, &mut dealt, rng)?;
         }
         // The pool in tile order, then shuffled: the layout depends only on `obs`.
         let mut tiles = [Tile::EAST; MAX_WALL];
@@ -232,38 +265,57 @@ impl Game {
         let tiles = &mut tiles[..k];
         rng.shuffle(tiles);
         let mut next = 0;
-        if opponents.is_none() {
-            for s in (0..n).filter(|&s| s != seat) {
-                for _ in 0..sizes.get(s).copied().unwrap_or(0) {
-                    let t = *tiles.get(next).ok_or(RuleError::BadSetup)?;
-                    hands[s][t.index()] += 1;
-                    next += 1;
-                }
+        for s in (0..n).filter(|&s| s != seat && !dealt[s]) {
+            for _ in 0..sizes.get(s).copied().unwrap_or(0) {
+                let t = *tiles.get(next).ok_or(RuleError::BadSetup)?;
+                hands[s][t.index()] += 1;
+                next += 1;
             }
         }
         hands[seat] = obs.hand;
-        let (draw, dead) = (self.draw_pos as usize, self.dead_end as usize);
         let rest = tiles.get(next..).ok_or(RuleError::BadSetup)?;
-        if rest.len() != dead - draw {
-            return Err(RuleError::BadSetup);
-        }
-        self.wall[draw..dead].copy_from_slice(rest);
-        let mut past = self.rules.tile_set.full_counts();
-        for t in rest {
-            past[t.index()] -= 1;
-        }
-        let mut i = 0;
-        for t in Tile::all() {
-            for _ in 0..past[t.index()] {
-                if i < draw {
-                    self.wall[i] = t;
-                    i += 1;
-                }
-            }
-        }
+        self.fill_wall(obs, rest)?;
         self.hands = hands;
         for (shape, hand) in self.shapes.iter_mut().zip(&self.hands) {
             *shape = HandShape::of(hand);
+        }
+        Ok(())
+    }
+
+    /// Lays `rest` into the undrawn wall (`draw_pos..dead_end`) around the revealed
+    /// dora indicators, which keep their places in the indicator block; the positions
+    /// before and after get the remaining tiles of the set in tile order.
+    fn fill_wall(&mut self, obs: &Observation, rest: &[Tile]) -> Result<(), RuleError> {
+        let (draw, dead) = (self.draw_pos as usize, self.dead_end as usize);
+        let shown: &[Tile] = match (self.rules.is_riichi(), obs.riichi.as_ref()) {
+            (true, Some(v)) => &v.dora_indicators,
+            _ => &[],
+        };
+        let first_indicator = dead.saturating_sub(self.indicator_block());
+        let mut rest = rest.iter();
+        for p in draw..dead {
+            let t = match p.checked_sub(first_indicator).and_then(|k| shown.get(k)) {
+                Some(&t) => t,
+                None => *rest.next().ok_or(RuleError::BadSetup)?,
+            };
+            *self.wall.get_mut(p).ok_or(RuleError::BadSetup)? = t;
+        }
+        if rest.next().is_some() {
+            return Err(RuleError::BadSetup);
+        }
+        let mut past = self.rules.tile_set.full_counts();
+        for t in self.wall.get(draw..dead).ok_or(RuleError::BadSetup)? {
+            let c = past.get_mut(t.index()).ok_or(RuleError::BadSetup)?;
+            *c = c.checked_sub(1).ok_or(RuleError::BadSetup)?;
+        }
+        let len = self.wall_len as usize;
+        let mut slots = (0..draw).chain(dead..len);
+        for t in Tile::all() {
+            for _ in 0..past[t.index()] {
+                if let Some(w) = slots.next().and_then(|i| self.wall.get_mut(i)) {
+                    *w = t;
+                }
+            }
         }
         Ok(())
     }
