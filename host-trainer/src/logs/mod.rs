@@ -203,3 +203,47 @@ pub fn is_hanchan(rules: &Rules) -> bool {
         .riichi
         .is_some_and(|r| r.length == engine::GameLength::Hanchan)
 }
+
+/// The two log formats.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Format {
+    /// Tenhou JSON (one object with a `log` array).
+    Tenhou,
+    /// mjai JSON lines.
+    Mjai,
+}
+
+/// The format of a log's text: Tenhou when it is one JSON object with a `"log"` key,
+/// mjai otherwise.
+pub fn detect(text: &str) -> Format {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let one_object = serde_json::from_str::<serde_json::Value>(first)
+        .ok()
+        .is_some_and(|v| v.get("type").is_some());
+    if !one_object && text.contains("\"log\"") {
+        Format::Tenhou
+    } else {
+        Format::Mjai
+    }
+}
+
+/// Reads a log of `format` (detected when `None`) under `rules` (from the log when
+/// `None`).
+pub fn read(text: &str, format: Option<Format>, rules: Option<Rules>) -> anyhow::Result<GameLog> {
+    match format.unwrap_or_else(|| detect(text)) {
+        Format::Tenhou => tenhou::read(text, rules),
+        Format::Mjai => mjai::read(text, rules),
+    }
+}
+
+/// Reads a log file; errors name the file.
+pub fn read_file(
+    path: &std::path::Path,
+    format: Option<Format>,
+    rules: Option<Rules>,
+) -> anyhow::Result<GameLog> {
+    use anyhow::Context;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    read(&text, format, rules).with_context(|| format!("{}", path.display()))
+}

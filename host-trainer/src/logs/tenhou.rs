@@ -22,7 +22,7 @@
 //! (`流局`, `全員聴牌`, `全員不聴`, `九種九牌`, `四風連打`, `四家立直`, `四槓散了`,
 //! `三家和了`, `流し満貫`) with optional deltas.
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{bail, Context, Result};
 use engine::{Rules, Suit, Tile};
 use serde_json::{json, Value};
 
@@ -684,11 +684,4 @@ fn write_result(o: &Outcome) -> Value {
         out.push(json!([w.seat, w.from.unwrap_or(w.seat), w.seat, text]));
     }
     Value::Array(out)
-}
-
-/// Parses one engine error context for a log file (used by the CLI).
-pub fn read_file(path: &std::path::Path, rules: Option<Rules>) -> Result<GameLog> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    read(&text, rules).map_err(|e| anyhow!("{}: {e:#}", path.display()))
 }
