@@ -154,7 +154,7 @@ fn rules_of(v: &Value, log: &[Value]) -> Result<Rules> {
     } else {
         4
     };
-    let hanchan = !(disp.contains('東') && !disp.contains('南'));
+    let hanchan = !disp.contains('東') || disp.contains('南');
     preset_for(players, hanchan)
         .with_context(|| format!("no preset for the rule {disp:?} (use --rules)"))
 }
