@@ -10,7 +10,9 @@ const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/logs/");
 fn replay_log_accepts_every_committed_log() {
     let files: Vec<String> = std::fs::read_dir(DATA)
         .unwrap()
-        .map(|e| e.unwrap().path().display().to_string())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| p.display().to_string())
         .filter(|p| !p.ends_with(".md"))
         .collect();
     let args: Vec<&str> = files.iter().map(String::as_str).collect();

@@ -302,7 +302,11 @@ fn compare_outcome(game: &Game, want: &Outcome) -> Result<(), String> {
             got.wins
         ));
     }
-    for (w, g) in want.wins.iter().zip(&got.wins) {
+    let scores = game
+        .riichi_result()
+        .map(|r| r.wins.clone())
+        .unwrap_or_default();
+    for (i, (w, g)) in want.wins.iter().zip(&got.wins).enumerate() {
         let same = w.seat == g.seat
             && w.from == g.from
             && w.points.zip(g.points).is_none_or(|(a, b)| a == b)
@@ -310,7 +314,19 @@ fn compare_outcome(game: &Game, want: &Outcome) -> Result<(), String> {
             && w.han.zip(g.han).is_none_or(|(a, b)| a == b)
             && w.fu.zip(g.fu).is_none_or(|(a, b)| a == b);
         if !same {
-            return Err(format!("result: expected win {w:?}, got {g:?}"));
+            let why = scores.get(i).map_or(String::new(), |r| {
+                let s = &r.score;
+                let yaku: Vec<String> = s.yaku.iter().map(|y| format!("{:?}", y.yaku)).collect();
+                format!(
+                    " (engine: yaku {}, dora {}, aka {}, ura {}, kita {})",
+                    yaku.join(" "),
+                    s.dora,
+                    s.aka_dora,
+                    s.ura_dora,
+                    s.kita
+                )
+            });
+            return Err(format!("result: expected win {w:?}, got {g:?}{why}"));
         }
     }
     if want.wins.is_empty() != got.draw.is_some() {
