@@ -338,37 +338,14 @@ fn interleave(
         let Some((code, riichi)) = discard else {
             continue;
         };
-        let (tile, tsumogiri) = if code == 60 {
-            (
-                last_draw.with_context(|| format!("{place}: tsumogiri without a draw"))?,
-                true,
-            )
-        } else {
-            let t = parse_tile(code).with_context(|| format!("{place}: {code} is not a tile"))?;
-            (t, false)
-        };
+        let (tile, tsumogiri) = discarded(code, last_draw, &place)?;
         steps.push(Step::Discard {
             seat: turn,
             tile,
             tsumogiri,
             riichi,
         });
-        // A claim of this discard stands next in the claimant's draw list; when a pon or
-        // kan and a chi both match, the pon or kan took it (it has priority).
-        let mut claimed: Option<(u8, CallKind, u8, LogTile, Vec<LogTile>)> = None;
-        for off in 1..n {
-            let s = (turn + off) % n;
-            if let Some(Value::String(c)) = dr.peek(s) {
-                let (kind, from, called, consumed) =
-                    parse_claim(c, s, n).with_context(|| dr.place(s))?;
-                let better = claimed
-                    .as_ref()
-                    .is_none_or(|(_, k, ..)| *k == CallKind::Chi && kind != CallKind::Chi);
-                if from == turn && called.tile == tile.tile && better {
-                    claimed = Some((s, kind, from, called, consumed));
-                }
-            }
-        }
+        let claimed = find_claim(&dr, turn, n, tile.tile)?;
         match claimed {
             Some((s, kind, from, called, consumed)) => {
                 dr.next(s);
@@ -397,6 +374,40 @@ fn interleave(
         }
     }
     Ok(steps)
+}
+
+/// A chi, pon or open kan by its claimant, the source, the called and consumed tiles.
+type Claim = (u8, CallKind, u8, LogTile, Vec<LogTile>);
+
+/// The claim of `turn`'s discard of `tile`: it stands next in the claimant's draw list;
+/// when a pon or kan and a chi both match, the pon or kan took it (it has priority).
+fn find_claim(dr: &Lists, turn: u8, n: u8, tile: Tile) -> Result<Option<Claim>> {
+    let mut claimed: Option<Claim> = None;
+    for off in 1..n {
+        let s = (turn + off) % n;
+        if let Some(Value::String(c)) = dr.peek(s) {
+            let (kind, from, called, consumed) =
+                parse_claim(c, s, n).with_context(|| dr.place(s))?;
+            let better = claimed
+                .as_ref()
+                .is_none_or(|(_, k, ..)| *k == CallKind::Chi && kind != CallKind::Chi);
+            if from == turn && called.tile == tile && better {
+                claimed = Some((s, kind, from, called, consumed));
+            }
+        }
+    }
+    Ok(claimed)
+}
+
+/// The tile of a discard entry's number (`60`: the tile just drawn) and whether it was
+/// tsumogiri.
+fn discarded(code: u64, last_draw: Option<LogTile>, place: &str) -> Result<(LogTile, bool)> {
+    if code == 60 {
+        let t = last_draw.with_context(|| format!("{place}: tsumogiri without a draw"))?;
+        return Ok((t, true));
+    }
+    let t = parse_tile(code).with_context(|| format!("{place}: {code} is not a tile"))?;
+    Ok((t, false))
 }
 
 /// A closed kan, added kan or kita of a discard-list string.
