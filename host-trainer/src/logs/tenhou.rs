@@ -1,7 +1,7 @@
 //! Tenhou's JSON replay format (the `tenhou.net/6` editor's and viewer's JSON):
 //!
 //! ```text
-//! {"title": [..], "name": [4 names], "rule": {"disp": "四般南喰赤", "aka": 1},
+//! {"title": [..], "name": [4 names], "rule": {"disp": "般南喰赤", "aka": 1},
 //!  "log": [[ [kyoku, honba, sticks], [scores×4], [dora indicators], [ura indicators],
 //!            haipai0, draws0, discards0, ..., haipai3, draws3, discards3, result ]]}
 //! ```
@@ -584,8 +584,8 @@ pub fn write(log: &GameLog) -> Value {
     let disp = match (n, super::is_hanchan(&log.rules)) {
         (3, true) => "三般南喰赤",
         (3, false) => "三般東喰赤",
-        (_, true) => "四般南喰赤",
-        (_, false) => "四般東喰赤",
+        (_, true) => "般南喰赤",
+        (_, false) => "般東喰赤",
     };
     let mut names = log.names.clone();
     names.resize(4, String::new());
