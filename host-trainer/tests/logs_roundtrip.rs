@@ -42,10 +42,10 @@ fn same(a: &GameLog, b: &GameLog, what: &str) {
     }
 }
 
-fn round_trip(preset: &str) {
+fn round_trip(preset: &str, games: u64) {
     let rules = Rules::preset(preset).expect("preset");
     let (mut hands, mut wins) = (0, 0);
-    for seed in 0..games() {
+    for seed in 0..games {
         let log = play(rules, seed);
         let sum = replay::replay_log(&log).unwrap_or_else(|m| panic!("{preset} seed {seed}: {m}"));
         hands += sum.kyokus;
@@ -68,17 +68,24 @@ fn round_trip(preset: &str) {
         same(&log, &back, &format!("{preset} seed {seed}: mjai"));
     }
     assert!(
-        hands >= games() as usize && wins > 0,
+        hands >= games as usize && wins > 0,
         "{hands} hands, {wins} wins"
     );
 }
 
 #[test]
 fn tenhou_4p_east_games_round_trip() {
-    round_trip("tenhou-4p-east");
+    round_trip("tenhou-4p-east", games());
 }
 
 #[test]
 fn tenhou_sanma_east_games_round_trip() {
-    round_trip("tenhou-sanma-east");
+    round_trip("tenhou-sanma-east", games());
+}
+
+/// The hanchan presets, on fewer games (each is about twice as long).
+#[test]
+fn hanchan_games_round_trip() {
+    round_trip("tenhou-4p", games() / 5);
+    round_trip("tenhou-sanma", games() / 5);
 }
