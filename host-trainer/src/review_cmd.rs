@@ -10,8 +10,8 @@
 use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use engine::game::Game;
-use host_trainer::logs::{replay, Step};
+use engine::game::{Action, Game};
+use host_trainer::logs::replay;
 use inference::Advisor;
 use serde::Serialize;
 
@@ -56,6 +56,8 @@ pub struct Row {
     pub legal: usize,
     /// Value score of the best discard minus the played one's (discards only).
     pub cost: Option<f32>,
+    /// The played action is the ranking's first, or a discard of the same value score.
+    pub agrees: bool,
 }
 
 /// The whole review.
@@ -71,7 +73,8 @@ pub struct Review {
     pub ranking: &'static str,
     /// Decisions with more than one legal action.
     pub decisions: usize,
-    /// Of those, where the played action was the ranking's first.
+    /// Of those, where the played action was the ranking's first (or a discard of the
+    /// same value score).
     pub agreements: usize,
     /// Every reviewed decision.
     pub rows: Vec<Row>,
@@ -97,9 +100,8 @@ fn review_decision(
     seat: u8,
     label: &str,
     index: usize,
-    step: &Step,
+    played: Action,
 ) -> Result<Option<Row>> {
-    let played = replay::action_of(step).context("a decision without an action")?;
     let legal = game.legal_actions(seat);
     if legal.as_slice().len() < 2 {
         return Ok(None);
@@ -119,7 +121,9 @@ fn review_decision(
         (Some(b), Some(p)) => Some(b.value_score - p.value_score),
         _ => None,
     };
+    let agrees = rank == 0 || cost.is_some_and(|c| c <= 1e-6);
     Ok(Some(Row {
+        agrees,
         kyoku: label.to_string(),
         step: index,
         played: played.to_string(),
@@ -145,11 +149,11 @@ pub fn run(args: Args) -> Result<()> {
         for (i, k) in log.kyokus.iter().enumerate() {
             let label = replay::label(k);
             let mut err = None;
-            replay::replay_kyoku(&log.rules, i, k, |game, j, step| {
-                if step.seat() != seat || err.is_some() {
+            replay::replay_kyoku(&log.rules, i, k, |game, j, s, action| {
+                if s != seat || err.is_some() {
                     return;
                 }
-                match review_decision(game, seat, &label, j, step) {
+                match review_decision(game, seat, &label, j, action) {
                     Ok(Some(r)) => rows.push(r),
                     Ok(None) => {}
                     Err(e) => err = Some(e.context(format!("kyoku {i} ({label}), step {j}"))),
@@ -170,7 +174,7 @@ pub fn run(args: Args) -> Result<()> {
                 .cloned(),
             ranking: "efficiency",
             decisions: rows.len(),
-            agreements: rows.iter().filter(|r| r.rank == 1).count(),
+            agreements: rows.iter().filter(|r| r.agrees).count(),
             rows,
         };
         if args.json {
@@ -194,9 +198,9 @@ fn text(r: &Review) -> String {
             .map_or(String::new(), |p| format!(" ({p})"))
     );
     for row in &r.rows {
-        let mark = if row.rank == 1 { ' ' } else { '✗' };
+        let mark = if row.agrees { ' ' } else { '✗' };
         let cost = match row.cost {
-            Some(c) if row.rank > 1 => format!("  cost {c:.3}"),
+            Some(c) if !row.agrees => format!("  cost {c:.3}"),
             _ => String::new(),
         };
         s.push_str(&format!(

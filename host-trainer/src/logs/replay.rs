@@ -57,7 +57,7 @@ pub struct ReplaySummary {
 pub fn replay_log(log: &GameLog) -> Result<ReplaySummary, Mismatch> {
     let mut sum = ReplaySummary::default();
     for (i, k) in log.kyokus.iter().enumerate() {
-        let game = replay_kyoku(&log.rules, i, k, |_, _, _| {})?;
+        let game = replay_kyoku(&log.rules, i, k, |_, _, _, _| {})?;
         sum.kyokus += 1;
         sum.decisions += k
             .steps
@@ -158,7 +158,11 @@ fn is_claim(step: &Step) -> bool {
 
 /// Answers the open claim window with passes until `step` can be applied (a claim by
 /// one of the seats asked) or the window closes.
-fn pass_until(game: &mut Game, step: Option<&Step>) -> Result<(), String> {
+fn pass_until(
+    game: &mut Game,
+    step: Option<&Step>,
+    on_pass: &mut dyn FnMut(&Game, u8),
+) -> Result<(), String> {
     while game.phase() == Phase::Claim {
         let seats = game.seats_to_act();
         let claimant = step.filter(|s| is_claim(s)).map(Step::seat);
@@ -168,19 +172,22 @@ fn pass_until(game: &mut Game, step: Option<&Step>) -> Result<(), String> {
         let Some(&seat) = seats.first() else {
             return Err("the claim window names no seat".into());
         };
+        on_pass(game, seat);
         game.apply(seat, Action::Pass)
             .map_err(|e| format!("seat {seat} cannot pass: {e}"))?;
     }
     Ok(())
 }
 
-/// Replays one hand and checks its result; `on_decision(game, step index, step)` is
-/// called before each decision is applied (the review reads the position there).
+/// Replays one hand and checks its result; `on_decision(game, step index, seat,
+/// action)` is called before each decision is applied, the passes the log implies
+/// included (with the index of the step they precede; the review reads the position
+/// there).
 pub fn replay_kyoku(
     rules: &Rules,
     index: usize,
     k: &Kyoku,
-    mut on_decision: impl FnMut(&Game, usize, &Step),
+    mut on_decision: impl FnMut(&Game, usize, u8, Action),
 ) -> Result<Game, Mismatch> {
     let mismatch = |step: Option<usize>, what: String| Mismatch {
         kyoku: index,
@@ -190,7 +197,10 @@ pub fn replay_kyoku(
     };
     let mut game = deal(rules, k).map_err(|w| mismatch(None, w))?;
     for (i, step) in k.steps.iter().enumerate() {
-        pass_until(&mut game, Some(step)).map_err(|w| mismatch(Some(i), w))?;
+        pass_until(&mut game, Some(step), &mut |g, s| {
+            on_decision(g, i, s, Action::Pass)
+        })
+        .map_err(|w| mismatch(Some(i), w))?;
         let seat = step.seat();
         let Some(action) = action_of(step) else {
             let Step::Draw { tile, .. } = step else {
@@ -211,7 +221,7 @@ pub fn replay_kyoku(
             }
             continue;
         };
-        on_decision(&game, i, step);
+        on_decision(&game, i, seat, action);
         game.apply(seat, action).map_err(|e| {
             mismatch(
                 Some(i),
@@ -222,7 +232,11 @@ pub fn replay_kyoku(
             )
         })?;
     }
-    pass_until(&mut game, None).map_err(|w| mismatch(None, w))?;
+    let end = k.steps.len();
+    pass_until(&mut game, None, &mut |g, s| {
+        on_decision(g, end, s, Action::Pass)
+    })
+    .map_err(|w| mismatch(None, w))?;
     if !matches!(game.phase(), Phase::HandOver | Phase::GameOver) {
         return Err(mismatch(
             None,
