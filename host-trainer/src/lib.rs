@@ -7,6 +7,7 @@ pub mod cli;
 pub mod clock;
 #[cfg(feature = "train")]
 pub mod export;
+pub mod logs;
 #[cfg(feature = "plot")]
 pub mod plot;
 pub mod policy;

@@ -7,7 +7,9 @@ mod arena_cmd;
 mod belief_cmd;
 #[cfg(feature = "train")]
 mod export_cmd;
+mod logs_cmd;
 mod report_cmd;
+mod review_cmd;
 mod score_cmd;
 mod shanten_cmd;
 #[cfg(feature = "train")]
@@ -41,6 +43,13 @@ enum Command {
     Export(export_cmd::Args),
     /// Ranks the legal actions of a position: policy probability, value, efficiency facts.
     Advise(advise_cmd::Args),
+    /// Replays game logs (Tenhou JSON or mjai JSON lines) exactly through the engine:
+    /// every action legal, every result and score delta equal, else the first mismatch.
+    ReplayLog(logs_cmd::ReplayArgs),
+    /// Converts game logs between Tenhou JSON and mjai JSON lines (to stdout).
+    ConvertLog(logs_cmd::ConvertArgs),
+    /// Reviews one seat's decisions in a game log against the efficiency ranking.
+    Review(review_cmd::Args),
     /// Evaluates a shipped model in the duplicate arena and writes its report
     /// (`REPORT.md`, by default into the run folder) from the training run's files.
     Report(report_cmd::Args),
@@ -91,6 +100,9 @@ fn run() -> anyhow::Result<()> {
         Command::Export(args) => export_cmd::run(args),
         Command::Advise(args) => advise_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
+        Command::ReplayLog(args) => logs_cmd::run_replay(args),
+        Command::ConvertLog(args) => logs_cmd::run_convert(args),
+        Command::Review(args) => review_cmd::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,
