@@ -171,7 +171,7 @@ fn search_seats_play_legal_hands_and_are_reported_apart() {
 }
 
 #[test]
-fn the_riichi_presets_play_in_the_arena_and_the_search_teacher_is_refused_on_them() {
+fn the_riichi_presets_play_in_the_arena() {
     for (rules, seats) in [
         ("tenhou-sanma", "eff,eff,random"),
         ("tenhou-4p-east", "eff,random,eff,random"),
@@ -190,26 +190,4 @@ fn the_riichi_presets_play_in_the_arena_and_the_search_teacher_is_refused_on_the
         );
         assert!(text.contains("eff"), "{text}");
     }
-    let runs = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("riichi-refused-runs");
-    let _ = std::fs::remove_dir_all(&runs);
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_host-trainer"))
-        .args([
-            "train",
-            "--rules",
-            "tenhou-sanma",
-            "--runs",
-            runs.to_str().unwrap(),
-            "--max-updates",
-            "1",
-            "--teacher",
-            "search",
-        ])
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !out.status.success() && err.contains("riichi worlds"),
-        "{err}"
-    );
-    assert!(!runs.exists(), "a refused run made its folder");
 }

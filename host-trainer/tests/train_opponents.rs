@@ -45,9 +45,20 @@ fn play_labelled(
     hands: u32,
     search: Option<SearchTeacherSetup>,
 ) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
-    let net = OwnedNet::new(TINY, Encoding::V1, Device::Cpu).unwrap();
+    play_labelled_on(Rules::sanma(), opponents, hands, search)
+}
+
+/// [`play_labelled`] under `rules` (a model of the rules' encoding).
+fn play_labelled_on(
+    rules: Rules,
+    opponents: &str,
+    hands: u32,
+    search: Option<SearchTeacherSetup>,
+) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
+    let encoding = Encoding::for_rules(&rules);
+    let net = OwnedNet::new(TINY, encoding, Device::Cpu).unwrap();
     let snap = Arc::new(
-        ParamSnapshot::take(&net.vs, TINY, Encoding::V1, 0)
+        ParamSnapshot::take(&net.vs, TINY, encoding, 0)
             .unwrap()
             .to_bytes()
             .unwrap(),
@@ -59,7 +70,7 @@ fn play_labelled(
     let stop = Arc::new(AtomicBool::new(false));
     let setup = WorkerSetup {
         id: 0,
-        rules: Rules::sanma(),
+        rules,
         model: TINY,
         tables: 4,
         seed: 5,
@@ -242,11 +253,20 @@ fn bad_mixes_are_refused_before_any_work() {
 
 #[test]
 fn the_search_teacher_labels_about_its_fraction_with_legal_candidates() {
+    check_search_labels(Rules::sanma(), 12);
+}
+
+#[test]
+fn the_search_teacher_labels_riichi_decisions_too() {
+    check_search_labels(Rules::preset("tenhou-sanma-east").unwrap(), 6);
+}
+
+fn check_search_labels(rules: Rules, hands: u32) {
     let setup = SearchTeacherSetup {
         fraction: 0.5,
         rollouts: 4,
     };
-    let (_, trajectories) = play_labelled("eff:1", 12, Some(setup));
+    let (_, trajectories) = play_labelled_on(rules, "eff:1", hands, Some(setup));
     let steps: Vec<_> = trajectories.iter().flat_map(|t| &t.steps).collect();
     let choices = |st: &&host_trainer::train::selfplay::Step| {
         st.legal.iter().map(|w| w.count_ones()).sum::<u32>()

@@ -336,14 +336,6 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
 /// folder is made.
 fn check_settings(cfg: &TrainConfig) -> Result<()> {
     OpponentMix::parse(&cfg.opponents)?;
-    let riichi = Rules::preset(&cfg.rules).is_some_and(|r| r.is_riichi());
-    if riichi && cfg.teacher == Teacher::Search {
-        bail!(
-            "--teacher search does not fit --rules {}: the search cannot deal riichi \
-             worlds yet (use --teacher eff or value-scores)",
-            cfg.rules
-        );
-    }
     if !cfg.win_bonus.is_finite() {
         bail!("--win-bonus must be a finite number");
     }
