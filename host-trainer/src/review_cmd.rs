@@ -1,11 +1,15 @@
 //! `host-trainer review LOG`: replays a game log and, at each decision of one seat,
-//! sets what was played beside the efficiency ranking (`inference::Advisor` in
-//! efficiency-only mode), marking disagreements and their cost in value score (the
-//! engine's per-discard score in `[0, 1]`, 1 = the best discards); then a summary.
+//! sets what was played beside a ranking of the legal actions, marking disagreements
+//! and their estimated cost; then a summary. Three rankings:
 //!
-//! The learned model and the rollout search do not fit riichi positions yet (the
-//! shipped model's encoding v1 has no riichi state or actions, and the search refuses
-//! riichi positions), so `--model` and `--search` say so instead of ranking.
+//! - efficiency (default; `inference::Advisor` in efficiency-only mode): cost in value
+//!   score (the engine's per-discard score in `[0, 1]`, 1 = the best discards);
+//! - `--model M.onnx`: the policy's probabilities (a model trained on a riichi preset,
+//!   observation encoding v2; the shipped v1 model does not fit riichi logs), cost in
+//!   value score as above;
+//! - `--search`: determinized rollout search (`search::search`, worlds dealt from the
+//!   seat's view only), cost in estimated points per hand (the chosen candidate's mean
+//!   minus the played one's; the played action may be outside the pruned candidates).
 
 use std::path::PathBuf;
 
@@ -31,12 +35,37 @@ pub struct Args {
     /// Print the review as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Rank with this ONNX model (not available on riichi positions yet).
-    #[arg(long)]
+    /// Rank with this ONNX model (its sidecar beside it; a model of encoding v2,
+    /// trained on a riichi preset).
+    #[arg(long, conflicts_with = "search")]
     pub model: Option<PathBuf>,
-    /// Rank with the rollout search (not available on riichi positions yet).
+    /// Rank with the rollout search (slower: a search per decision).
     #[arg(long)]
     pub search: bool,
+    /// `--search`: rollouts per candidate.
+    #[arg(long, default_value_t = 64)]
+    pub rollouts: u32,
+    /// `--search`: seed of the worlds (each decision's seed is mixed from it).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// What ranks the actions.
+enum Ranker {
+    /// An advisor: efficiency-only or a model.
+    Advisor(Advisor),
+    /// The rollout search with this configuration (seed mixed per decision).
+    Search { rollouts: u32, seed: u64 },
+}
+
+impl Ranker {
+    fn name(&self) -> &'static str {
+        match self {
+            Ranker::Advisor(a) if a.has_model() => "model",
+            Ranker::Advisor(_) => "efficiency",
+            Ranker::Search { .. } => "search",
+        }
+    }
 }
 
 /// One reviewed decision.
@@ -50,11 +79,14 @@ pub struct Row {
     pub played: String,
     /// The efficiency ranking's first choice.
     pub best: String,
-    /// The played action's rank (1 = best) among `legal` actions.
-    pub rank: usize,
+    /// The played action's rank (1 = best) among the ranked actions (`None`: the
+    /// search did not keep it among its candidates).
+    pub rank: Option<usize>,
     /// Legal actions at the decision.
     pub legal: usize,
-    /// Value score of the best discard minus the played one's (discards only).
+    /// The estimated cost: value score of the best discard minus the played one's
+    /// (efficiency and model rankings, discards only), or the search's points per hand
+    /// of its choice minus the played action's.
     pub cost: Option<f32>,
     /// The played action is the ranking's first, or a discard of the same value score.
     pub agrees: bool,
@@ -69,7 +101,7 @@ pub struct Review {
     pub seat: u8,
     /// Its player name, if the log has one.
     pub player: Option<String>,
-    /// What ranked the actions.
+    /// What ranked the actions: `efficiency`, `model` or `search`.
     pub ranking: &'static str,
     /// Decisions with more than one legal action.
     pub decisions: usize,
@@ -96,6 +128,7 @@ fn seat_of(args: &Args, names: &[String], players: u8) -> Result<u8> {
 
 /// The advice row of one decision, `None` when it was forced (one legal action).
 fn review_decision(
+    ranker: &Ranker,
     game: &Game,
     seat: u8,
     label: &str,
@@ -107,7 +140,14 @@ fn review_decision(
         return Ok(None);
     }
     let obs = game.observation(seat).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let advice = Advisor::efficiency_only().advise_with_legal(&obs, legal.as_slice())?;
+    let advisor = match ranker {
+        Ranker::Advisor(a) => a,
+        Ranker::Search { rollouts, seed } => {
+            let mix = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            return search_decision(&obs, &legal, (*rollouts, mix), label, index, played);
+        }
+    };
+    let advice = advisor.advise_with_legal(&obs, legal.as_slice())?;
     let best = advice.actions.first().context("no ranked action")?;
     let rank = advice
         .actions
@@ -128,23 +168,84 @@ fn review_decision(
         step: index,
         played: played.to_string(),
         best: best.action.to_string(),
-        rank: rank + 1,
+        rank: Some(rank + 1),
         legal: legal.as_slice().len(),
         cost,
     }))
 }
 
+/// The row of one decision ranked by the rollout search.
+fn search_decision(
+    obs: &engine::game::Observation,
+    legal: &engine::game::LegalActions,
+    (rollouts, seed): (u32, u64),
+    label: &str,
+    index: usize,
+    played: Action,
+) -> Result<Option<Row>> {
+    let mut cfg = search::SearchConfig::new(&obs.rules).map_err(anyhow::Error::msg)?;
+    cfg.rollouts = rollouts;
+    cfg.seed = seed;
+    let result = search::search(obs, legal, &cfg).map_err(anyhow::Error::msg)?;
+    let chosen = result
+        .candidates
+        .iter()
+        .find(|c| c.action == result.chosen)
+        .context("the search's choice is not among its candidates")?;
+    let rank = result.candidates.iter().position(|c| c.action == played);
+    let cost = rank
+        .and_then(|r| result.candidates.get(r))
+        .map(|c| (chosen.value.mean - c.value.mean) as f32);
+    Ok(Some(Row {
+        agrees: played == result.chosen,
+        kyoku: label.to_string(),
+        step: index,
+        played: played.to_string(),
+        best: result.chosen.to_string(),
+        rank: rank.map(|r| r + 1),
+        legal: legal.as_slice().len(),
+        cost,
+    }))
+}
+
+/// The ranker the arguments ask for.
+fn ranker(args: &Args) -> Result<Ranker> {
+    if args.search {
+        if args.rollouts == 0 {
+            bail!("--rollouts must be at least 1");
+        }
+        return Ok(Ranker::Search {
+            rollouts: args.rollouts,
+            seed: args.seed,
+        });
+    }
+    match &args.model {
+        Some(path) => {
+            let advisor = Advisor::load(path)
+                .with_context(|| format!("cannot load the model {}", path.display()))?;
+            Ok(Ranker::Advisor(advisor))
+        }
+        None => Ok(Ranker::Advisor(Advisor::efficiency_only())),
+    }
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    if args.model.is_some() {
-        bail!("--model: the policy models are trained on the simple presets (observation encoding v1 has no riichi state or actions) and do not fit riichi logs; the review ranks by efficiency");
-    }
-    if args.search {
-        bail!("--search: the rollout search does not take riichi positions yet; the review ranks by efficiency");
-    }
+    let ranker = ranker(&args)?;
     for path in &args.input.files {
         let log = args.input.read(path)?;
         let seat = seat_of(&args, &log.names, log.rules.players)?;
+        if let Ranker::Advisor(a) = &ranker {
+            if let Some(e) = a.encoding().filter(|e| !e.fits(&log.rules)) {
+                bail!(
+                    "--model: the model reads observation encoding version {}, which has no \
+                     riichi state or actions, and {} is a riichi log (a model trained on a \
+                     riichi preset reads version 2)",
+                    e.version(),
+                    path.display()
+                );
+            }
+        }
         let mut rows = Vec::new();
         for (i, k) in log.kyokus.iter().enumerate() {
             let label = replay::label(k);
@@ -153,7 +254,7 @@ pub fn run(args: Args) -> Result<()> {
                 if s != seat || err.is_some() {
                     return;
                 }
-                match review_decision(game, seat, &label, j, action) {
+                match review_decision(&ranker, game, seat, &label, j, action) {
                     Ok(Some(r)) => rows.push(r),
                     Ok(None) => {}
                     Err(e) => err = Some(e.context(format!("kyoku {i} ({label}), step {j}"))),
@@ -172,7 +273,7 @@ pub fn run(args: Args) -> Result<()> {
                 .get(usize::from(seat))
                 .filter(|n| !n.is_empty())
                 .cloned(),
-            ranking: "efficiency",
+            ranking: ranker.name(),
             decisions: rows.len(),
             agreements: rows.iter().filter(|r| r.agrees).count(),
             rows,
@@ -190,12 +291,13 @@ pub fn run(args: Args) -> Result<()> {
 /// with the largest losses.
 fn text(r: &Review) -> String {
     let mut s = format!(
-        "{}: seat {}{} reviewed against the efficiency ranking\n",
+        "{}: seat {}{} reviewed against the {} ranking\n",
         r.file,
         r.seat,
         r.player
             .as_ref()
-            .map_or(String::new(), |p| format!(" ({p})"))
+            .map_or(String::new(), |p| format!(" ({p})")),
+        r.ranking
     );
     for row in &r.rows {
         let mark = if row.agrees { ' ' } else { '✗' };
@@ -203,9 +305,10 @@ fn text(r: &Review) -> String {
             Some(c) if !row.agrees => format!("  cost {c:.3}"),
             _ => String::new(),
         };
+        let rank = row.rank.map_or("-".to_string(), |r| r.to_string());
         s.push_str(&format!(
-            "{mark} {:<7} step {:>3}  played {:<16} best {:<16} rank {}/{}{cost}\n",
-            row.kyoku, row.step, row.played, row.best, row.rank, row.legal
+            "{mark} {:<7} step {:>3}  played {:<16} best {:<16} rank {rank}/{}{cost}\n",
+            row.kyoku, row.step, row.played, row.best, row.legal
         ));
     }
     let rate = if r.decisions == 0 {
@@ -214,8 +317,8 @@ fn text(r: &Review) -> String {
         100.0 * r.agreements as f64 / r.decisions as f64
     };
     s.push_str(&format!(
-        "{} decisions reviewed, {} agree with the efficiency ranking ({rate:.1}%)\n",
-        r.decisions, r.agreements
+        "{} decisions reviewed, {} agree with the {} ranking ({rate:.1}%)\n",
+        r.decisions, r.agreements, r.ranking
     ));
     let mut losses: Vec<&Row> = r
         .rows
@@ -229,11 +332,16 @@ fn text(r: &Review) -> String {
     });
     for row in losses.iter().take(5) {
         s.push_str(&format!(
-            "  largest loss: {} step {}: {} instead of {} (value score -{:.3})\n",
+            "  largest loss: {} step {}: {} instead of {} ({} -{:.3})\n",
             row.kyoku,
             row.step,
             row.played,
             row.best,
+            if r.ranking == "search" {
+                "points/hand"
+            } else {
+                "value score"
+            },
             row.cost.unwrap_or(0.0)
         ));
     }

@@ -99,8 +99,23 @@ fn review_summarises_one_seat() {
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     let n = v["decisions"].as_u64().unwrap();
     assert!(n > 0 && v["agreements"].as_u64().unwrap() <= n);
-    let (_, err, ok) = run_in("review", &[&src, "--search"], "", None);
-    assert!(!ok && err.contains("riichi positions"), "{err}");
+    // The rollout search ranks the same decisions (worlds dealt from the seat's view).
+    let (json, err, ok) = run_in(
+        "review",
+        &[&src, "--seat", "0", "--json", "--search", "--rollouts", "4"],
+        "",
+        None,
+    );
+    assert!(ok, "{err}");
+    let s: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(s["ranking"], "search");
+    assert_eq!(s["decisions"].as_u64().unwrap(), n);
+    // The shipped model (encoding v1) does not fit a riichi log: a clear error.
+    let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/default.onnx");
+    let (_, err, ok) = run_in("review", &[&src, "--model", shipped], "", None);
+    assert!(!ok && err.contains("encoding version 1"), "{err}");
+    let (_, err, ok) = run_in("review", &[&src, "--search", "--rollouts", "0"], "", None);
+    assert!(!ok && err.contains("--rollouts"), "{err}");
     let (_, err, ok) = run_in("review", &[&src, "--seat", "3"], "", None);
     assert!(!ok && err.contains("3 players"), "{err}");
 }
