@@ -5,7 +5,6 @@
 
 use std::path::PathBuf;
 
-use engine::bots::{Agent, EfficiencyBot, RandomBot};
 use engine::Rules;
 use host_trainer::logs::{self, export, mjai, replay, tenhou, CallKind, GameLog, Kyoku, Step};
 
@@ -209,88 +208,34 @@ fn unknown_rules_are_errors() {
 }
 
 fn play(rules: Rules, seed: u64) -> GameLog {
-    let mut eff = [EfficiencyBot, EfficiencyBot];
-    let mut rnd = [RandomBot::new(seed), RandomBot::new(seed ^ 0x9e37)];
-    let [e0, e1] = &mut eff;
-    let [r0, r1] = &mut rnd;
-    let mut agents: Vec<&mut dyn Agent> = if seed % 2 == 0 {
-        vec![e0, r0, e1, r1]
-    } else {
-        vec![r0, e0, r1, e1]
-    };
-    let names = (0..4).map(|s| format!("bot{s}")).collect();
-    export::play_game(rules, seed, &mut agents, names).unwrap()
+    export::play_bots_game(rules, seed).unwrap()
 }
 
-/// Regenerates `tests/data/logs/` (the committed files came from this):
-/// `cargo test -p host-trainer --test logs_cases -- --ignored regenerate`.
+/// The committed case logs are exactly what the engine writes for their recorded games
+/// (found by `cargo run -p host-trainer --example find_case_logs`; see the README
+/// beside them): the same bots, seed and hand give the same bytes in both formats.
 #[test]
-#[ignore]
-fn regenerate_case_logs() {
-    type Pick = fn(&str, &Kyoku) -> bool;
-    let picks: [(&str, Pick); 7] = [
-        ("double-ron", |_, k| {
-            k.outcome.as_ref().unwrap().wins.len() >= 2
-        }),
-        ("nine-terminals", |_, k| {
-            k.outcome.as_ref().unwrap().draw.as_deref() == Some("NineTerminals")
-        }),
-        ("abortive", |_, k| {
-            k.outcome.as_ref().unwrap().draw.as_deref() == Some("FourKans")
-        }),
-        ("chankan", |_, k| {
-            k.steps
-                .windows(2)
-                .any(|w| matches!(w, [Step::AddedKan { .. }, Step::Ron { .. }]))
-        }),
-        ("sanma-kita-riichi-win", |p, k| {
-            p.contains("sanma")
-                && count(k, |s| matches!(s, Step::Kita { .. })) >= 2
-                && count(k, |s| matches!(s, Step::Discard { riichi: true, .. })) >= 1
-                && !k.ura.is_empty()
-        }),
-        ("4p-riichi-kan-tsumo", |p, k| {
-            !p.contains("sanma")
-                && count(k, |s| matches!(s, Step::Discard { riichi: true, .. })) >= 1
-                && count(k, |s| matches!(s, Step::ClosedKan { .. })) >= 1
-                && matches!(k.steps.last(), Some(Step::Tsumo { .. }))
-        }),
-        ("4p-open-kan-win", |p, k| {
-            !p.contains("sanma")
-                && count(k, |s| {
-                    matches!(
-                        s,
-                        Step::Call {
-                            kind: CallKind::OpenKan,
-                            ..
-                        }
-                    )
-                }) >= 1
-                && k.outcome.as_ref().unwrap().wins.len() == 1
-        }),
+fn case_logs_are_what_their_games_write() {
+    let cases = [
+        ("double-ron", "tenhou-sanma-east", 0, 5),
+        ("sanma-kita-riichi-win", "tenhou-sanma-east", 0, 2),
+        ("chankan", "tenhou-sanma-east", 24, 6),
+        ("nine-terminals", "tenhou-sanma-east", 285, 5),
+        ("4p-riichi-kan-tsumo", "tenhou-4p-east", 77, 2),
+        ("4p-open-kan-win", "tenhou-4p-east", 95, 6),
+        ("abortive", "tenhou-4p-east", 2236, 5),
     ];
-    let mut found = std::collections::BTreeMap::new();
-    for preset in ["tenhou-sanma-east", "tenhou-4p-east"] {
-        let rules = Rules::preset(preset).unwrap();
-        for seed in 0..3000 {
-            let log = play(rules, seed);
-            for (i, k) in log.kyokus.iter().enumerate() {
-                for (name, pick) in &picks {
-                    if found.contains_key(name) || !pick(preset, k) {
-                        continue;
-                    }
-                    let one = GameLog {
-                        names: log.names.clone(),
-                        rules: log.rules,
-                        kyokus: vec![k.clone()],
-                    };
-                    let json = serde_json::to_string_pretty(&tenhou::write(&one)).unwrap();
-                    std::fs::write(data(&format!("{name}.tenhou.json")), json + "\n").unwrap();
-                    std::fs::write(data(&format!("{name}.mjson")), mjai::write(&one)).unwrap();
-                    found.insert(*name, (preset, seed, i));
-                }
-            }
-        }
+    for (name, preset, seed, hand) in cases {
+        let log = play(Rules::preset(preset).unwrap(), seed);
+        let one = GameLog {
+            names: log.names.clone(),
+            rules: log.rules,
+            kyokus: vec![log.kyokus[hand].clone()],
+        };
+        let json = serde_json::to_string_pretty(&tenhou::write(&one)).unwrap() + "\n";
+        let committed = std::fs::read_to_string(data(&format!("{name}.tenhou.json"))).unwrap();
+        assert_eq!(json, committed, "{name}.tenhou.json");
+        let committed = std::fs::read_to_string(data(&format!("{name}.mjson"))).unwrap();
+        assert_eq!(mjai::write(&one), committed, "{name}.mjson");
     }
-    eprintln!("{found:?}");
 }

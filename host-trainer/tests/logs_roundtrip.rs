@@ -1,7 +1,6 @@
 //! Engine games → log model → engine (exact replay), and through Tenhou JSON and mjai
 //! JSON lines back to the same model, on random games of the riichi presets.
 
-use engine::bots::{Agent, EfficiencyBot, RandomBot};
 use engine::Rules;
 use host_trainer::logs::{export, mjai, replay, tenhou, GameLog};
 
@@ -15,18 +14,7 @@ fn games() -> u64 {
 }
 
 fn play(rules: Rules, seed: u64) -> GameLog {
-    let mut eff = [EfficiencyBot, EfficiencyBot];
-    let mut rnd = [RandomBot::new(seed), RandomBot::new(seed ^ 0x9e37)];
-    let [e0, e1] = &mut eff;
-    let [r0, r1] = &mut rnd;
-    // Seats alternate bot kinds by seed so that calls, kans and riichi all occur.
-    let mut agents: Vec<&mut dyn Agent> = if seed % 2 == 0 {
-        vec![e0, r0, e1, r1]
-    } else {
-        vec![r0, e0, r1, e1]
-    };
-    let names = (0..4).map(|s| format!("bot{s}")).collect();
-    export::play_game(rules, seed, &mut agents, names).expect("the game plays and exports")
+    export::play_bots_game(rules, seed).expect("the game plays and exports")
 }
 
 /// Asserts two logs' hands are equal, naming the first differing field or step.

@@ -285,3 +285,21 @@ pub fn play_game<A: engine::bots::Agent>(
         kyokus,
     })
 }
+
+/// A game of efficiency and random bots (`bot0`..`bot3`), the kinds alternating by seat
+/// and their order by `seed`, so that calls, kans, riichi and wins all occur: the games
+/// the round-trip tests and the committed case logs come from.
+pub fn play_bots_game(rules: engine::Rules, seed: u64) -> Result<GameLog> {
+    use engine::bots::{Agent, EfficiencyBot, RandomBot};
+    let mut eff = [EfficiencyBot, EfficiencyBot];
+    let mut rnd = [RandomBot::new(seed), RandomBot::new(seed ^ 0x9e37)];
+    let [e0, e1] = &mut eff;
+    let [r0, r1] = &mut rnd;
+    let mut agents: Vec<&mut dyn Agent> = if seed % 2 == 0 {
+        vec![e0, r0, e1, r1]
+    } else {
+        vec![r0, e0, r1, e1]
+    };
+    let names = (0..4).map(|s| format!("bot{s}")).collect();
+    play_game(rules, seed, &mut agents, names)
+}
