@@ -770,3 +770,97 @@ fn riichi_positions_are_determinized() {
         Some(RuleError::BadSetup)
     );
 }
+
+/// Tenhou's rules with thirteen orphans allowed to rob a closed kan (Mahjong Soul's).
+fn kokushi_robs_closed_kan() -> Rules {
+    let mut rules = Rules::tenhou_4p();
+    if let Some(r) = rules.riichi.as_mut() {
+        r.kokushi_robs_closed_kan = true;
+    }
+    rules
+}
+
+/// Seat 0 (dealer) holds four 1z, seat 1 is thirteen-orphans tenpai on 1z.
+fn closed_kan_into_kokushi(rules: Rules) -> Game {
+    setup(
+        rules,
+        RiichiSetup {
+            hands: &[
+                "1111z258m369p147s",
+                "19m19p19s2345677z",
+                "258m369p147s2345z",
+                "369m147p258s2346z",
+            ],
+            live: "8s",
+            rinshan: "5s",
+            dora: "9p",
+            ..Default::default()
+        },
+    )
+}
+
+#[test]
+fn kokushi_robs_a_closed_kan_only_where_the_rules_allow() {
+    // Tenhou: no window, the kan is made at once.
+    assert!(!Rules::tenhou_4p().riichi.unwrap().kokushi_robs_closed_kan);
+    assert!(
+        !Rules::tenhou_sanma()
+            .riichi
+            .unwrap()
+            .kokushi_robs_closed_kan
+    );
+    let mut g = closed_kan_into_kokushi(Rules::tenhou_4p());
+    apply(&mut g, 0, Action::ClosedKan(t("1z")));
+    assert_eq!(g.phase(), Phase::Turn);
+    assert_eq!(g.drawn(), Some(t("5s")));
+    assert_eq!(g.dora_indicators().len(), 2);
+
+    // Robbed: only ron or pass for the kokushi seat; the kan is never made.
+    let mut g = closed_kan_into_kokushi(kokushi_robs_closed_kan());
+    apply(&mut g, 0, Action::ClosedKan(t("1z")));
+    assert_eq!(g.phase(), Phase::Claim);
+    assert_eq!(g.seats_to_act().as_slice(), &[1]);
+    assert_eq!(
+        g.legal_actions(1).iter().collect::<Vec<_>>(),
+        vec![Action::Pass, Action::Ron]
+    );
+    let pending = g.observation(2).unwrap().pending.unwrap();
+    assert!(pending.added_kan && pending.from == 0 && pending.tile == t("1z"));
+    apply(&mut g, 1, Action::Ron);
+    let r = g.riichi_result().unwrap();
+    assert_eq!(yaku(&g, 0), vec![Yaku::Kokushi]);
+    assert_eq!(r.wins[0].from, Some(0));
+    assert_eq!(r.wins[0].score.limit, Limit::Yakuman);
+    assert_eq!(r.deltas[..2], [-32_000, 32_000]);
+    assert_eq!(r.dora_indicators.len(), 1, "no kan dora");
+    assert!(g.melds(0).is_empty(), "the robbed kan is not made");
+
+    // Passed: the kan is made (kan dora, replacement draw) and the pass is furiten.
+    let mut g = closed_kan_into_kokushi(kokushi_robs_closed_kan());
+    apply(&mut g, 0, Action::ClosedKan(t("1z")));
+    apply(&mut g, 1, Action::Pass);
+    assert_eq!(g.phase(), Phase::Turn);
+    assert_eq!(g.melds(0).len(), 1);
+    assert_eq!(g.drawn(), Some(t("5s")));
+    assert_eq!(g.dora_indicators().len(), 2);
+    assert!(g.observation(1).unwrap().riichi.unwrap().furiten);
+}
+
+#[test]
+fn only_thirteen_orphans_robs_a_closed_kan() {
+    // Seat 1 waits on 6m-9m (pinfu) when seat 0 makes a closed kan of 9m: no window.
+    let mut g = setup(
+        kokushi_robs_closed_kan(),
+        RiichiSetup {
+            hands: &["9999m258p369p147s", "78m123p456p789s55s", QB, QD],
+            live: "8s",
+            rinshan: "5z",
+            dora: "9p",
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::ClosedKan(t("9m")));
+    assert_eq!(g.phase(), Phase::Turn);
+    assert_eq!(g.drawn(), Some(t("5z")));
+    assert!(!g.observation(1).unwrap().riichi.unwrap().furiten);
+}

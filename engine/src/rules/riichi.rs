@@ -103,6 +103,25 @@ pub struct RiichiRules {
     pub abort_four_kans: bool,
     /// Three rons on one discard abort (三家和, 4p).
     pub abort_triple_ron: bool,
+    /// A thirteen-orphans hand waiting on the tile of another player's closed kan may
+    /// rob it (国士無双の暗槓搶槓). riichi.wiki, Chankan: "The exception is if a hand is in
+    /// tenpai for kokushi. A kokushi hand may call ron on an ankan. Not all rulesets
+    /// enable this". **Tenhou does not**: mahjongcollege.com's kokushi page
+    /// (<https://mahjongcollege.com/yaku/459/>) lists 天鳳: 不可 (MJ, 雀魂: 可);
+    /// riichi.wiki's Chankan page shows a Tenhou game in which a closed kan was declared
+    /// into a kokushi tenpai without a ron (log 2013121107gm-0019-0000-b01e54cd); the
+    /// RiichiEnv simulator's `default_tenhou()` sets `allows_ron_on_ankan_for_kokushi_musou`
+    /// to false (true for Mahjong Soul). So both Tenhou presets have `false`; set it for
+    /// Mahjong Soul-like rules.
+    ///
+    /// When set, a closed kan of a tile that completes another seat's thirteen orphans
+    /// (that seat not furiten) opens a claim window in which only that ron (or a pass)
+    /// is legal; passing it is a missed win (furiten). A robbed kan is never made: no
+    /// kan dora, no replacement draw, the declarer keeps the other three tiles. The win
+    /// is scored as a ron with the chankan condition, which changes nothing: a yakuman
+    /// hand counts only its yakuman (riichi.wiki, Chankan, calls it chankan; Tenhou's
+    /// question does not arise).
+    pub kokushi_robs_closed_kan: bool,
 }
 
 impl RiichiRules {
@@ -125,6 +144,7 @@ impl RiichiRules {
             abort_four_riichi: true,
             abort_four_kans: true,
             abort_triple_ron: true,
+            kokushi_robs_closed_kan: false,
         }
     }
 
@@ -148,6 +168,7 @@ impl RiichiRules {
             abort_four_riichi: false,
             abort_four_kans: true,
             abort_triple_ron: false,
+            kokushi_robs_closed_kan: false,
         }
     }
 }
