@@ -864,3 +864,93 @@ fn only_thirteen_orphans_robs_a_closed_kan() {
     assert_eq!(g.drawn(), Some(t("5z")));
     assert!(!g.observation(1).unwrap().riichi.unwrap().furiten);
 }
+
+/// Passes an open claim window, if any.
+fn pass_claims(g: &mut Game) {
+    if g.phase() == Phase::Claim {
+        pass_all(g);
+    }
+}
+
+/// Seat 1 pons 5z from seat 0, 6z from seat 2 and the last dragon, 7z, from seat 0
+/// (liable), then waits on 9p (tanki); `live` continues after seat 1's last discard.
+fn daisangen_pao(live_after: &str, honba: u8) -> Game {
+    let live = format!("3z4z1z1z3z{live_after}");
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[
+                "147m258p369s1257z",
+                "123m9p147s556677z",
+                "369m147p258s2346z",
+                "258m369p258s1234z",
+            ],
+            live: &live,
+            dora: "9s",
+            table: Table {
+                round: 0,
+                honba,
+                sticks: 0,
+            },
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::Discard(t("5z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("1s")));
+    pass_claims(&mut g);
+    apply(&mut g, 2, Action::Discard(t("6z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("4s")));
+    pass_claims(&mut g);
+    tsumogiri(&mut g); // seat 2
+    pass_claims(&mut g);
+    tsumogiri(&mut g); // seat 3
+    pass_claims(&mut g);
+    apply(&mut g, 0, Action::Discard(t("7z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("7s")));
+    pass_claims(&mut g);
+    assert_eq!((g.turn(), g.phase()), (2, Phase::Turn));
+    g
+}
+
+#[test]
+fn pao_tsumo_the_liable_player_pays_it_all() {
+    assert!(Rules::tenhou_4p().riichi.unwrap().pao && Rules::tenhou_sanma().riichi.unwrap().pao);
+    let mut g = daisangen_pao("2z5z6z9p", 1);
+    for _ in 0..3 {
+        tsumogiri(&mut g);
+        pass_claims(&mut g);
+    }
+    apply(&mut g, 1, Action::Tsumo);
+    let r = g.riichi_result().unwrap();
+    assert!(yaku(&g, 0).contains(&Yaku::Daisangen));
+    assert_eq!(r.wins[0].pao, Some(0));
+    // A non-dealer's yakuman as a ron from the liable dealer, with 1 honba: 32300.
+    assert_eq!(r.deltas, [-32_300, 32_300, 0, 0]);
+    assert_eq!(g.last_result().unwrap().values[1], 32_300);
+}
+
+#[test]
+fn pao_ron_is_split_and_the_liable_player_pays_the_honba() {
+    let mut g = daisangen_pao("9p", 2);
+    apply(&mut g, 2, Action::Discard(t("9p")));
+    apply(&mut g, 1, Action::Ron);
+    let r = g.riichi_result().unwrap();
+    assert_eq!(r.wins[0].pao, Some(0));
+    // 32000 split; the liable seat 0 also pays the 2 honba (600).
+    assert_eq!(r.deltas, [-16_600, 32_600, -16_000, 0]);
+
+    // A ron from the liable player itself is an ordinary ron.
+    let mut g = daisangen_pao("2z5z9p", 0);
+    for _ in 0..2 {
+        tsumogiri(&mut g);
+        pass_claims(&mut g);
+    }
+    apply(&mut g, 0, Action::Discard(t("9p")));
+    apply(&mut g, 1, Action::Ron);
+    let r = g.riichi_result().unwrap();
+    assert_eq!(r.wins[0].pao, None);
+    assert_eq!(r.deltas, [-32_000, 32_000, 0, 0]);
+}

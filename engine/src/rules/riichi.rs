@@ -122,6 +122,27 @@ pub struct RiichiRules {
     /// hand counts only its yakuman (riichi.wiki, Chankan, calls it chankan; Tenhou's
     /// question does not arise).
     pub kokushi_robs_closed_kan: bool,
+    /// Pao (責任払い, sekinin barai) for daisangen and daisuushii: the player whose
+    /// discard was called (pon or open kan) for the third dragon set, or the fourth wind
+    /// set, of a hand whose other dragon (wind) sets are melded already, is liable when
+    /// that hand wins with daisangen (daisuushii). Tenhou applies it to these two
+    /// yakuman only (riichi.wiki, Sekinin barai: "This is only possible with daisangen
+    /// and daisuushii. Sometimes, it is also in effect for suukantsu"; Wikipedia JA,
+    /// 大三元の包, via weblio: earlier sets may be closed kans, an open kan of the last
+    /// one counts as its pon, a closed kan of the last one makes nobody liable).
+    /// Payments (riichi.wiki, Sekinin barai, Point exchanges): on tsumo the liable player
+    /// pays the whole hand "as if ron was called against the liable player", honba
+    /// included; on a ron from another player the discarder and the liable player each
+    /// pay half of the hand and the liable player pays the honba ("the ronned player and
+    /// liable player each pay half the value of the hand, and the liable player pays for
+    /// honba"; the RiichiEnv simulator's pao tests note "In Tenhou, the Pao player pays
+    /// for the honba"). On Tenhou the liability covers the whole hand, other yakuman in
+    /// it included (RiichiEnv, docs/RULES.md: "Pao player pays the full amount for Tsumo
+    /// (including non-Pao Yakumans) and splits the full amount for Ron"). The riichi
+    /// sticks go to the winner as usual; a ron from the liable player is an ordinary ron.
+    /// Choice: "as if ron" holds in sanma too (a non-dealer's yakuman tsumo costs the
+    /// liable player 32000, no tsumo loss).
+    pub pao: bool,
 }
 
 impl RiichiRules {
@@ -145,6 +166,7 @@ impl RiichiRules {
             abort_four_kans: true,
             abort_triple_ron: true,
             kokushi_robs_closed_kan: false,
+            pao: true,
         }
     }
 
@@ -169,6 +191,7 @@ impl RiichiRules {
             abort_four_kans: true,
             abort_triple_ron: false,
             kokushi_robs_closed_kan: false,
+            pao: true,
         }
     }
 }
