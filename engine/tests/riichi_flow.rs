@@ -954,3 +954,40 @@ fn pao_ron_is_split_and_the_liable_player_pays_the_honba() {
     assert_eq!(r.wins[0].pao, None);
     assert_eq!(r.deltas, [-32_000, 32_000, 0, 0]);
 }
+
+#[test]
+fn no_pao_when_the_last_dragon_set_is_a_closed_kan() {
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[
+                "147m258p369s1256z",
+                "123m9p14s5566777z",
+                "369m147p258s2346z",
+                "258m369p258s1234z",
+            ],
+            live: "3z4z1z1z3z7z",
+            rinshan: "9p",
+            dora: "9s",
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::Discard(t("5z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("1s")));
+    pass_claims(&mut g);
+    apply(&mut g, 2, Action::Discard(t("6z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("4s")));
+    for _ in 0..3 {
+        pass_claims(&mut g);
+        tsumogiri(&mut g);
+    }
+    pass_claims(&mut g);
+    apply(&mut g, 1, Action::ClosedKan(t("7z")));
+    apply(&mut g, 1, Action::Tsumo);
+    let r = g.riichi_result().unwrap();
+    assert!(yaku(&g, 0).contains(&Yaku::Daisangen));
+    assert_eq!(r.wins[0].pao, None);
+    assert_eq!(r.deltas, [-16_000, 32_000, -8_000, -8_000]);
+}
