@@ -770,3 +770,224 @@ fn riichi_positions_are_determinized() {
         Some(RuleError::BadSetup)
     );
 }
+
+/// Tenhou's rules with thirteen orphans allowed to rob a closed kan (Mahjong Soul's).
+fn kokushi_robs_closed_kan() -> Rules {
+    let mut rules = Rules::tenhou_4p();
+    if let Some(r) = rules.riichi.as_mut() {
+        r.kokushi_robs_closed_kan = true;
+    }
+    rules
+}
+
+/// Seat 0 (dealer) holds four 1z, seat 1 is thirteen-orphans tenpai on 1z.
+fn closed_kan_into_kokushi(rules: Rules) -> Game {
+    setup(
+        rules,
+        RiichiSetup {
+            hands: &[
+                "1111z258m369p147s",
+                "19m19p19s2345677z",
+                "258m369p147s2345z",
+                "369m147p258s2346z",
+            ],
+            live: "8s",
+            rinshan: "5s",
+            dora: "9p",
+            ..Default::default()
+        },
+    )
+}
+
+#[test]
+fn kokushi_robs_a_closed_kan_only_where_the_rules_allow() {
+    // Tenhou: no window, the kan is made at once.
+    assert!(!Rules::tenhou_4p().riichi.unwrap().kokushi_robs_closed_kan);
+    assert!(
+        !Rules::tenhou_sanma()
+            .riichi
+            .unwrap()
+            .kokushi_robs_closed_kan
+    );
+    let mut g = closed_kan_into_kokushi(Rules::tenhou_4p());
+    apply(&mut g, 0, Action::ClosedKan(t("1z")));
+    assert_eq!(g.phase(), Phase::Turn);
+    assert_eq!(g.drawn(), Some(t("5s")));
+    assert_eq!(g.dora_indicators().len(), 2);
+
+    // Robbed: only ron or pass for the kokushi seat; the kan is never made.
+    let mut g = closed_kan_into_kokushi(kokushi_robs_closed_kan());
+    apply(&mut g, 0, Action::ClosedKan(t("1z")));
+    assert_eq!(g.phase(), Phase::Claim);
+    assert_eq!(g.seats_to_act().as_slice(), &[1]);
+    assert_eq!(
+        g.legal_actions(1).iter().collect::<Vec<_>>(),
+        vec![Action::Pass, Action::Ron]
+    );
+    let pending = g.observation(2).unwrap().pending.unwrap();
+    assert!(pending.added_kan && pending.from == 0 && pending.tile == t("1z"));
+    apply(&mut g, 1, Action::Ron);
+    let r = g.riichi_result().unwrap();
+    assert_eq!(yaku(&g, 0), vec![Yaku::Kokushi]);
+    assert_eq!(r.wins[0].from, Some(0));
+    assert_eq!(r.wins[0].score.limit, Limit::Yakuman);
+    assert_eq!(r.deltas[..2], [-32_000, 32_000]);
+    assert_eq!(r.dora_indicators.len(), 1, "no kan dora");
+    assert!(g.melds(0).is_empty(), "the robbed kan is not made");
+
+    // Passed: the kan is made (kan dora, replacement draw) and the pass is furiten.
+    let mut g = closed_kan_into_kokushi(kokushi_robs_closed_kan());
+    apply(&mut g, 0, Action::ClosedKan(t("1z")));
+    apply(&mut g, 1, Action::Pass);
+    assert_eq!(g.phase(), Phase::Turn);
+    assert_eq!(g.melds(0).len(), 1);
+    assert_eq!(g.drawn(), Some(t("5s")));
+    assert_eq!(g.dora_indicators().len(), 2);
+    assert!(g.observation(1).unwrap().riichi.unwrap().furiten);
+}
+
+#[test]
+fn only_thirteen_orphans_robs_a_closed_kan() {
+    // Seat 1 waits on 6m-9m (pinfu) when seat 0 makes a closed kan of 9m: no window.
+    let mut g = setup(
+        kokushi_robs_closed_kan(),
+        RiichiSetup {
+            hands: &["9999m258p369p147s", "78m123p456p789s55s", QB, QD],
+            live: "8s",
+            rinshan: "5z",
+            dora: "9p",
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::ClosedKan(t("9m")));
+    assert_eq!(g.phase(), Phase::Turn);
+    assert_eq!(g.drawn(), Some(t("5z")));
+    assert!(!g.observation(1).unwrap().riichi.unwrap().furiten);
+}
+
+/// Passes an open claim window, if any.
+fn pass_claims(g: &mut Game) {
+    if g.phase() == Phase::Claim {
+        pass_all(g);
+    }
+}
+
+/// Seat 1 pons 5z from seat 0, 6z from seat 2 and the last dragon, 7z, from seat 0
+/// (liable), then waits on 9p (tanki); `live` continues after seat 1's last discard.
+fn daisangen_pao(live_after: &str, honba: u8) -> Game {
+    let live = format!("3z4z1z1z3z{live_after}");
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[
+                "147m258p369s1257z",
+                "123m9p147s556677z",
+                "369m147p258s2346z",
+                "258m369p258s1234z",
+            ],
+            live: &live,
+            dora: "9s",
+            table: Table {
+                round: 0,
+                honba,
+                sticks: 0,
+            },
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::Discard(t("5z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("1s")));
+    pass_claims(&mut g);
+    apply(&mut g, 2, Action::Discard(t("6z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("4s")));
+    pass_claims(&mut g);
+    tsumogiri(&mut g); // seat 2
+    pass_claims(&mut g);
+    tsumogiri(&mut g); // seat 3
+    pass_claims(&mut g);
+    apply(&mut g, 0, Action::Discard(t("7z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("7s")));
+    pass_claims(&mut g);
+    assert_eq!((g.turn(), g.phase()), (2, Phase::Turn));
+    g
+}
+
+#[test]
+fn pao_tsumo_the_liable_player_pays_it_all() {
+    assert!(Rules::tenhou_4p().riichi.unwrap().pao && Rules::tenhou_sanma().riichi.unwrap().pao);
+    let mut g = daisangen_pao("2z5z6z9p", 1);
+    for _ in 0..3 {
+        tsumogiri(&mut g);
+        pass_claims(&mut g);
+    }
+    apply(&mut g, 1, Action::Tsumo);
+    let r = g.riichi_result().unwrap();
+    assert!(yaku(&g, 0).contains(&Yaku::Daisangen));
+    assert_eq!(r.wins[0].pao, Some(0));
+    // A non-dealer's yakuman as a ron from the liable dealer, with 1 honba: 32300.
+    assert_eq!(r.deltas, [-32_300, 32_300, 0, 0]);
+    assert_eq!(g.last_result().unwrap().values[1], 32_300);
+}
+
+#[test]
+fn pao_ron_is_split_and_the_liable_player_pays_the_honba() {
+    let mut g = daisangen_pao("9p", 2);
+    apply(&mut g, 2, Action::Discard(t("9p")));
+    apply(&mut g, 1, Action::Ron);
+    let r = g.riichi_result().unwrap();
+    assert_eq!(r.wins[0].pao, Some(0));
+    // 32000 split; the liable seat 0 also pays the 2 honba (600).
+    assert_eq!(r.deltas, [-16_600, 32_600, -16_000, 0]);
+
+    // A ron from the liable player itself is an ordinary ron.
+    let mut g = daisangen_pao("2z5z9p", 0);
+    for _ in 0..2 {
+        tsumogiri(&mut g);
+        pass_claims(&mut g);
+    }
+    apply(&mut g, 0, Action::Discard(t("9p")));
+    apply(&mut g, 1, Action::Ron);
+    let r = g.riichi_result().unwrap();
+    assert_eq!(r.wins[0].pao, None);
+    assert_eq!(r.deltas, [-32_000, 32_000, 0, 0]);
+}
+
+#[test]
+fn no_pao_when_the_last_dragon_set_is_a_closed_kan() {
+    let mut g = setup(
+        Rules::tenhou_4p(),
+        RiichiSetup {
+            hands: &[
+                "147m258p369s1256z",
+                "123m9p14s5566777z",
+                "369m147p258s2346z",
+                "258m369p258s1234z",
+            ],
+            live: "3z4z1z1z3z7z",
+            rinshan: "9p",
+            dora: "9s",
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::Discard(t("5z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("1s")));
+    pass_claims(&mut g);
+    apply(&mut g, 2, Action::Discard(t("6z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("4s")));
+    for _ in 0..3 {
+        pass_claims(&mut g);
+        tsumogiri(&mut g);
+    }
+    pass_claims(&mut g);
+    apply(&mut g, 1, Action::ClosedKan(t("7z")));
+    apply(&mut g, 1, Action::Tsumo);
+    let r = g.riichi_result().unwrap();
+    assert!(yaku(&g, 0).contains(&Yaku::Daisangen));
+    assert_eq!(r.wins[0].pao, None);
+    assert_eq!(r.deltas, [-16_000, 32_000, -8_000, -8_000]);
+}

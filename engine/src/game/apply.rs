@@ -167,25 +167,18 @@ impl Game {
                 }
             }
             Action::ClosedKan(t) => {
-                let reds = self.take_tiles(seat, t, 4);
+                let robbable = self.rules.riichi.is_some_and(|r| r.kokushi_robs_closed_kan)
+                    && self.claim_options(t, seat, true).1;
                 self.drawn = None;
-                self.add_meld(
-                    seat,
-                    Meld {
-                        kind: MeldKind::ClosedKan,
-                        tile: t,
-                        from: None,
-                        claimed: None,
-                    },
-                    reds,
-                    ev,
-                );
-                if self.rules.is_riichi() {
-                    // A closed kan reveals its dora at once (after any pending one).
-                    self.flush_pending_dora();
-                    self.reveal_dora();
+                if robbable {
+                    // The window holds one of the four tiles (never a red five: an
+                    // orphan), the other three stay in the hand until the kan is made.
+                    self.rh.red_claim = self.take_tiles(seat, t, 1) > 0;
+                    emit(ev, Event::KanDeclared { seat, tile: t });
+                    self.open_claim(t, seat, true, ev);
+                } else {
+                    self.complete_closed_kan(seat, t, ev);
                 }
-                self.replacement(seat, ev);
             }
             Action::AddedKan(t) => {
                 self.rh.red_claim = self.take_tiles(seat, t, 1) > 0;
@@ -236,7 +229,11 @@ impl Game {
             self.mark_missed_wins(0);
         }
         if self.claim.robbing {
-            self.complete_added_kan(from, tile, ev);
+            if self.has_pon(from, tile) {
+                self.complete_added_kan(from, tile, ev);
+            } else {
+                self.complete_closed_kan(from, tile, ev);
+            }
             return;
         }
         if riichi && self.discard_passed(ev) {
@@ -265,6 +262,38 @@ impl Game {
                 self.end_hand(result, ev);
             }
         }
+    }
+
+    /// Makes `seat`'s closed kan of `t`; after a robbing window nobody took, the tile of
+    /// the window goes back to the hand first.
+    fn complete_closed_kan(&mut self, seat: u8, t: Tile, ev: &mut Events) {
+        if self.claim.robbing {
+            self.unshow(self.claim.tile);
+            self.claim.robbing = false;
+            self.update_count(seat, t, |c| c + 1);
+            if self.rh.red_claim {
+                self.add_red(seat, t);
+            }
+            self.rh.red_claim = false;
+        }
+        let reds = self.take_tiles(seat, t, 4);
+        self.add_meld(
+            seat,
+            Meld {
+                kind: MeldKind::ClosedKan,
+                tile: t,
+                from: None,
+                claimed: None,
+            },
+            reds,
+            ev,
+        );
+        if self.rules.is_riichi() {
+            // A closed kan reveals its dora at once (after any pending one).
+            self.flush_pending_dora();
+            self.reveal_dora();
+        }
+        self.replacement(seat, ev);
     }
 
     fn complete_added_kan(&mut self, seat: u8, t: Tile, ev: &mut Events) {

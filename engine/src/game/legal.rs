@@ -239,7 +239,7 @@ impl Game {
         self.kans < MAX_KANS && self.draw_pos < self.live_end
     }
 
-    fn has_pon(&self, seat: u8, t: Tile) -> bool {
+    pub(crate) fn has_pon(&self, seat: u8, t: Tile) -> bool {
         self.melds
             .get(seat as usize)
             .is_some_and(|ms| ms.iter().any(|m| m.kind == MeldKind::Pon && m.tile == t))
@@ -260,6 +260,9 @@ impl Game {
         let ti = tile.index();
         let chi_seat = (self.rules.chi && !tile.is_honor()).then(|| (from + 1) % n);
         let riichi = self.rules.is_riichi();
+        // A robbed kan without a pon of the tile is a closed kan: only thirteen orphans
+        // may rob it (RiichiRules::kokushi_robs_closed_kan).
+        let closed_kan = robbing && !self.has_pon(from, tile);
         for seat in 0..n {
             if seat == from {
                 continue;
@@ -280,7 +283,8 @@ impl Game {
                 if let Some(c) = with.get_mut(ti) {
                     *c += 1;
                 }
-                o.ron = score_win(&self.rules, &with, melds, false).is_some();
+                o.ron = score_win(&self.rules, &with, melds, false).is_some()
+                    && (!closed_kan || thirteen_orphans(&with));
                 if riichi {
                     o.shape = o.ron;
                     o.ron = o.ron
@@ -313,6 +317,20 @@ impl Game {
         }
         (opts, any)
     }
+}
+
+/// Whether `counts` (14 tiles) are thirteen orphans: every terminal and honour once,
+/// one of them twice, nothing else.
+pub(crate) fn thirteen_orphans(counts: &TileCounts) -> bool {
+    let mut total = 0u32;
+    for (i, &c) in counts.iter().enumerate() {
+        let orphan = super::state::ORPHANS >> i & 1 == 1;
+        if orphan != (c > 0) || c > 2 {
+            return false;
+        }
+        total += c as u32;
+    }
+    total == 14
 }
 
 /// The lowest tile of chi option `k` (0: tile−2, 1: tile−1, 2: tile) on `tile`.

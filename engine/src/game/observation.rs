@@ -17,7 +17,11 @@ pub struct PendingClaim {
     pub tile: Tile,
     /// Who discarded it (or added it to a pon).
     pub from: u8,
-    /// Whether it is the tile of an added kan (only ron may claim it).
+    /// Whether it is the tile of a kan being robbed (only ron may claim it): of an added
+    /// kan, or of a closed kan when a thirteen-orphans hand may rob it
+    /// ([`RiichiRules::kokushi_robs_closed_kan`](crate::RiichiRules::kokushi_robs_closed_kan);
+    /// then `from` holds no pon of `tile`, and the other three tiles stay in its hand
+    /// until the kan is made).
     pub added_kan: bool,
 }
 

@@ -103,6 +103,46 @@ pub struct RiichiRules {
     pub abort_four_kans: bool,
     /// Three rons on one discard abort (三家和, 4p).
     pub abort_triple_ron: bool,
+    /// A thirteen-orphans hand waiting on the tile of another player's closed kan may
+    /// rob it (国士無双の暗槓搶槓). riichi.wiki, Chankan: "The exception is if a hand is in
+    /// tenpai for kokushi. A kokushi hand may call ron on an ankan. Not all rulesets
+    /// enable this". **Tenhou does not**: mahjongcollege.com's kokushi page
+    /// (<https://mahjongcollege.com/yaku/459/>) lists 天鳳: 不可 (MJ, 雀魂: 可);
+    /// riichi.wiki's Chankan page shows a Tenhou game in which a closed kan was declared
+    /// into a kokushi tenpai without a ron (log 2013121107gm-0019-0000-b01e54cd); the
+    /// RiichiEnv simulator's `default_tenhou()` sets `allows_ron_on_ankan_for_kokushi_musou`
+    /// to false (true for Mahjong Soul). So both Tenhou presets have `false`; set it for
+    /// Mahjong Soul-like rules.
+    ///
+    /// When set, a closed kan of a tile that completes another seat's thirteen orphans
+    /// (that seat not furiten) opens a claim window in which only that ron (or a pass)
+    /// is legal; passing it is a missed win (furiten). A robbed kan is never made: no
+    /// kan dora, no replacement draw, the declarer keeps the other three tiles. The win
+    /// is scored as a ron with the chankan condition, which changes nothing: a yakuman
+    /// hand counts only its yakuman (riichi.wiki, Chankan, calls it chankan; Tenhou's
+    /// question does not arise).
+    pub kokushi_robs_closed_kan: bool,
+    /// Pao (責任払い, sekinin barai) for daisangen and daisuushii: the player whose
+    /// discard was called (pon or open kan) for the third dragon set, or the fourth wind
+    /// set, of a hand whose other dragon (wind) sets are melded already, is liable when
+    /// that hand wins with daisangen (daisuushii). Tenhou applies it to these two
+    /// yakuman only (riichi.wiki, Sekinin barai: "This is only possible with daisangen
+    /// and daisuushii. Sometimes, it is also in effect for suukantsu"; Wikipedia JA,
+    /// 大三元の包, via weblio: earlier sets may be closed kans, an open kan of the last
+    /// one counts as its pon, a closed kan of the last one makes nobody liable).
+    /// Payments (riichi.wiki, Sekinin barai, Point exchanges): on tsumo the liable player
+    /// pays the whole hand "as if ron was called against the liable player", honba
+    /// included; on a ron from another player the discarder and the liable player each
+    /// pay half of the hand and the liable player pays the honba ("the ronned player and
+    /// liable player each pay half the value of the hand, and the liable player pays for
+    /// honba"; the RiichiEnv simulator's pao tests note "In Tenhou, the Pao player pays
+    /// for the honba"). On Tenhou the liability covers the whole hand, other yakuman in
+    /// it included (RiichiEnv, docs/RULES.md: "Pao player pays the full amount for Tsumo
+    /// (including non-Pao Yakumans) and splits the full amount for Ron"). The riichi
+    /// sticks go to the winner as usual; a ron from the liable player is an ordinary ron.
+    /// Choice: "as if ron" holds in sanma too (a non-dealer's yakuman tsumo costs the
+    /// liable player 32000, no tsumo loss).
+    pub pao: bool,
 }
 
 impl RiichiRules {
@@ -125,6 +165,8 @@ impl RiichiRules {
             abort_four_riichi: true,
             abort_four_kans: true,
             abort_triple_ron: true,
+            kokushi_robs_closed_kan: false,
+            pao: true,
         }
     }
 
@@ -148,6 +190,8 @@ impl RiichiRules {
             abort_four_riichi: false,
             abort_four_kans: true,
             abort_triple_ron: false,
+            kokushi_robs_closed_kan: false,
+            pao: true,
         }
     }
 }

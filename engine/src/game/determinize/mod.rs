@@ -353,6 +353,11 @@ impl Game {
                 {
                     return Err(RuleError::BadSetup);
                 }
+                // A closed kan robbable by thirteen orphans (a rule variant): the
+                // declarer's other three tiles are not dealt to it, so it is refused.
+                if p.added_kan && !self.has_pon(p.from, p.tile) {
+                    return Err(RuleError::BadSetup);
+                }
                 let (options, _) = self.claim_options(p.tile, p.from, p.added_kan);
                 self.claim = Claim {
                     tile: p.tile,

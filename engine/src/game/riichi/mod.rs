@@ -105,8 +105,11 @@ pub struct RiichiWin {
     /// The winning tile.
     pub tile: Tile,
     /// Yaku, han, fu, limit, dora counts and the payment (honba and the sticks
-    /// included for the winner who takes them).
+    /// included for the winner who takes them) as the scorer computes it, before pao.
     pub score: Score,
+    /// The player liable for the win by pao (daisangen or daisuushii,
+    /// [`RiichiRules::pao`](crate::RiichiRules::pao)); the result's deltas include it.
+    pub pao: Option<u8>,
 }
 
 /// The outcome of a riichi hand, public once the hand is over.

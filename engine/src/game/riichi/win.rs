@@ -6,11 +6,12 @@
 //! [`check_invariants`]: super::super::check_invariants
 
 use super::super::event::{Event, Events, HandEndKind, HandResult};
+use super::super::meld::MeldKind;
 use super::super::scoring::score_win;
 use super::super::state::{Game, MAX_PLAYERS};
 use super::super::WinShape;
 use super::{DrawKind, RiichiResult, RiichiWin};
-use crate::riichi::{score, Conditions, Meld, Riichi, WinInput, WinMethod, Wind};
+use crate::riichi::{score, Conditions, Meld, Riichi, Score, WinInput, WinMethod, Wind, Yaku};
 use crate::tile::Tile;
 
 fn wind(i: u8) -> Wind {
@@ -174,13 +175,34 @@ impl Game {
             };
             ura |= !input.ura_indicators.is_empty();
             let p = sc.payment;
+            let liable = self.pao_liable(w, &sc).filter(|&l| Some(l) != from);
+            let mut received = p.total as i32;
             let d = &mut result.deltas;
-            match from {
-                Some(f) => {
+            match (from, liable) {
+                (_, Some(l)) => {
+                    // Pao: the hand's value as a ron from the liable player (honba as
+                    // on a ron, see `riichi::payment`); on a ron from another player
+                    // the discarder pays half of it without the honba.
+                    let factor = if w == self.dealer { 6 } else { 4 };
+                    let base = (factor * sc.basic_points).div_ceil(100) * 100;
+                    let per_honba = if n == 3 { 200 } else { 300 };
+                    let honba = per_honba * input.honba as u32;
+                    let mut from_liable = base + honba;
+                    if let Some(f) = from {
+                        let half = base / 2;
+                        add(d, f as usize, -(half as i32));
+                        add(d, wi, half as i32);
+                        from_liable -= half;
+                    }
+                    add(d, l as usize, -(from_liable as i32));
+                    add(d, wi, from_liable as i32);
+                    received = (base + honba + p.riichi_sticks) as i32;
+                }
+                (Some(f), None) => {
                     add(d, f as usize, -(p.from_discarder as i32));
                     add(d, wi, p.from_discarder as i32);
                 }
-                None => {
+                (None, None) => {
                     for payer in (0..n).filter(|&x| x != wi) {
                         let amount = if payer == self.dealer as usize {
                             p.from_dealer
@@ -198,7 +220,7 @@ impl Game {
             }
             if let (Some(won), Some(v)) = (result.winners.get_mut(wi), result.values.get_mut(wi)) {
                 *won = true;
-                *v = p.total as i32;
+                *v = received;
             }
             let shape = self
                 .hands
@@ -218,7 +240,7 @@ impl Game {
                     from,
                     tile,
                     shape,
-                    value: p.total as i32,
+                    value: received,
                 },
             );
             let _ = rres.wins.push(RiichiWin {
@@ -226,6 +248,7 @@ impl Game {
                 from,
                 tile,
                 score: sc,
+                pao: liable,
             });
         }
         if !rres.wins.is_empty() {
@@ -235,6 +258,36 @@ impl Game {
             rres.ura_indicators = self.ura_indicators();
         }
         self.finish_riichi(result, rres, ev);
+    }
+
+    /// The player liable for `seat`'s win scored `sc` by pao
+    /// ([`RiichiRules::pao`](crate::RiichiRules::pao)): with daisangen (daisuushii)
+    /// and all three dragon (four wind) sets melded, the discarder of the last of them
+    /// when it was called (pon, open kan or a pon added to later); `None` when the last
+    /// one is a closed kan.
+    pub(crate) fn pao_liable(&self, seat: u8, sc: &Score) -> Option<u8> {
+        if !self.rules.riichi.is_some_and(|r| r.pao) {
+            return None;
+        }
+        let has = |y: Yaku| sc.yaku.iter().any(|s| s.yaku == y);
+        let (types, sets) = if has(Yaku::Daisangen) {
+            (31..=33, 3)
+        } else if has(Yaku::Daisuushii) {
+            (27..=30, 4)
+        } else {
+            return None;
+        };
+        // Melds are kept in call order (an added kan stays where its pon was).
+        let mut count = 0;
+        let mut last = None;
+        for m in self.melds(seat) {
+            if m.kind != MeldKind::Chi && types.contains(&m.tile.as_u8()) {
+                count += 1;
+                last = Some(*m);
+            }
+        }
+        let last = last.filter(|m| count == sets && m.kind != MeldKind::ClosedKan)?;
+        last.from
     }
 
     /// Applies the deltas, records the riichi result and ends the hand.
