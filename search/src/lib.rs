@@ -389,8 +389,10 @@ fn rollout(
     g.apply(seat, action).map_err(SearchError::Rule)?;
     let s = seat as usize;
     let (delta, won, dealt_in) = match g.last_result() {
+        // The score change from the decision (a determinized world starts its hand's
+        // scores there), so a riichi candidate pays its deposit.
         Some(r) => (
-            r.deltas[s],
+            g.hand_score_changes()[s],
             r.winners[s],
             r.discarder == Some(seat) && r.winners.iter().any(|&w| w),
         ),

@@ -175,7 +175,7 @@ pub struct BeliefSummary {
     pub effective: f64,
 }
 
-/// Most exact decisions per opponent that [`log_likelihood`] weighs (the latest ones).
+/// Most exact decisions per opponent that `log_likelihood` weighs (the latest ones).
 pub const STEADY_CAP: usize = 8;
 
 /// What one opponent revealed, read once per call.

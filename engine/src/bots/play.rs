@@ -55,7 +55,8 @@ pub struct SeatOutcome {
     pub self_draw: bool,
     /// The seat discarded (or added to a kan) the tile someone won on.
     pub dealt_in: bool,
-    /// Score change.
+    /// Score change over the hand ([`crate::game::Game::hand_score_changes`]: the
+    /// result's delta plus the riichi deposits made in the hand).
     pub delta: i32,
     /// For a winner: the number of turns the seat had started when it won (each
     /// ordinary draw and each pon/chi starts a turn; kan replacement draws do not).
@@ -156,6 +157,7 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
         }
     }
     let result = result.ok_or(PlayError::NotInHand)?;
+    let changes = game.hand_score_changes();
     let mut seats = [SeatOutcome::default(); MAX_PLAYERS];
     for (s, out) in seats.iter_mut().enumerate().take(players) {
         let won = result.winners[s];
@@ -163,7 +165,7 @@ pub fn play_hand<A: Agent>(game: &mut Game, agents: &mut [A]) -> Result<HandSumm
             won,
             self_draw: won && result.discarder.is_none(),
             dealt_in: result.kind == HandEndKind::Win && result.discarder == Some(s as u8),
-            delta: result.deltas[s],
+            delta: changes[s],
             win_turn: if won { win_turns[s] } else { 0 },
         };
     }

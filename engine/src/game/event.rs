@@ -36,7 +36,10 @@ pub struct HandResult {
     pub tile: Option<Tile>,
     /// The value of each winner's hand (0 for non-winners).
     pub values: [i32; 4],
-    /// The score change of every seat; sums to zero.
+    /// The score change of every seat by the result. Sums to zero under the simple
+    /// rules; under the riichi rules a winner's includes the riichi sticks it collects,
+    /// and the deposits paid during the hand are not in it (as in Tenhou's logs):
+    /// `Game::hand_score_changes` is the whole change.
     pub deltas: [i32; 4],
 }
 

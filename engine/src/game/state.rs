@@ -618,6 +618,22 @@ impl Game {
         self.scores
     }
 
+    /// Each seat's score change since the current (or just finished) hand began: the
+    /// result's [`super::HandResult::deltas`] plus the riichi deposits made during the
+    /// hand (and, once the game is over, riichi sticks left on the table that went to the
+    /// first-placed player). Equal to the deltas under the simple rules. What a player
+    /// gained or lost by the hand: the arena's points and the trainer's reward.
+    pub fn hand_score_changes(&self) -> [i32; 4] {
+        let mut out = [0i32; 4];
+        for (o, (now, start)) in out
+            .iter_mut()
+            .zip(self.scores.iter().zip(&self.start_scores))
+        {
+            *o = now.wrapping_sub(*start);
+        }
+        out
+    }
+
     /// The number of the current hand, from 0.
     pub fn hand_number(&self) -> u16 {
         self.hand_number

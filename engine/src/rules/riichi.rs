@@ -81,7 +81,10 @@ pub struct RiichiRules {
     /// The riichi deposit (1000).
     pub riichi_cost: i32,
     /// Riichi needs at least this many live-wall tiles left, so that the declarer draws
-    /// again (Tenhou: 4).
+    /// again: one go-around of the table (Tenhou four-player: 4; sanma: 3, "the wall
+    /// has at least one go-around left (4 tiles in four-player)" as the Japanese rule
+    /// books put it, and PyPI `riichienv` 0.4.11's Tenhou sanma accepts a riichi with 3
+    /// left, seen replaying its logs).
     pub riichi_min_live: u8,
     /// Noten payments in total at an exhaustive draw (3000 four-player, 2000 sanma).
     pub noten_total: i32,
@@ -180,7 +183,7 @@ impl RiichiRules {
             red_fives: [0, 1, 1],
             kita: true,
             riichi_cost: 1000,
-            riichi_min_live: 4,
+            riichi_min_live: 3,
             noten_total: 2000,
             bust_ends_game: true,
             agari_yame: true,

@@ -601,7 +601,9 @@ impl Worker {
 /// Turns the current policy's decisions of a finished hand into trajectories.
 fn finish_hand(t: &mut Table, players: usize, setup: &WorkerSetup, out: &mut Vec<Trajectory>) {
     let result = t.game.last_result();
-    let deltas = result.map(|r| r.deltas).unwrap_or([0; 4]);
+    // The whole change (riichi deposits included), not the result's deltas: a riichi
+    // stick costs its declarer 1 000 points that the deltas do not show.
+    let deltas = t.game.hand_score_changes();
     let winners = result.map(|r| r.winners).unwrap_or([false; 4]);
     for s in 0..players {
         let steps = std::mem::take(&mut t.traj[s]);
