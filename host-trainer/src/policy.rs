@@ -9,11 +9,45 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use engine::bots::Agent;
-use engine::encode::{action_mask, MAX_ENCODED_LEN};
+use engine::encode::{action_mask, Encoding, MAX_ENCODED_LEN};
 use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
 use inference::Advisor;
 
 use crate::arena::AgentFactory;
+
+/// One decision as a model of `encoding` reads it: the encoded observation and the
+/// legal-action mask over the model's logits, in stack buffers wide enough for every
+/// version (shared by the ONNX agent, the trainer's agent and its self-play workers).
+pub struct EncodedDecision {
+    obs: [f32; MAX_ENCODED_LEN],
+    mask: [f32; NUM_ACTIONS],
+    encoding: Encoding,
+}
+
+impl EncodedDecision {
+    /// Encodes `obs` and masks `legal` for a model of `encoding`.
+    pub fn new(encoding: Encoding, obs: &Observation, legal: &LegalActions) -> EncodedDecision {
+        let mut d = EncodedDecision {
+            obs: [0.0; MAX_ENCODED_LEN],
+            mask: [0.0; NUM_ACTIONS],
+            encoding,
+        };
+        // The buffer is exactly the version's length, so this cannot fail.
+        let _ = encoding.encode(obs, &mut d.obs[..encoding.encoded_len()]);
+        action_mask(legal, &mut d.mask[..encoding.policy_actions()]);
+        d
+    }
+
+    /// The encoded observation (the encoding's length).
+    pub fn obs(&self) -> &[f32] {
+        &self.obs[..self.encoding.encoded_len()]
+    }
+
+    /// The legal-action mask (one entry per logit of the model).
+    pub fn mask(&self) -> &[f32] {
+        &self.mask[..self.encoding.policy_actions()]
+    }
+}
 
 /// The move to play without asking the policy, if any: tsumo or ron when `auto_win`
 /// (the trainer's default — winning is never worse under these flat-scored rules), and
@@ -78,15 +112,9 @@ impl OnnxAgent {
         if let Some(a) = automatic(legal, true) {
             return Some(a);
         }
-        let encoding = self.advisor.encoding()?;
-        let mut x = [0f32; MAX_ENCODED_LEN];
-        let x = x.get_mut(..encoding.encoded_len())?;
-        let mut mask = [0f32; NUM_ACTIONS];
-        let mask = mask.get_mut(..encoding.policy_actions())?;
-        encoding.encode(obs, x).ok()?;
-        action_mask(legal, mask);
-        let (logits, _) = self.advisor.evaluate(x).ok()?;
-        let best = greedy_legal(&logits, mask)?;
+        let d = EncodedDecision::new(self.advisor.encoding()?, obs, legal);
+        let (logits, _) = self.advisor.evaluate(d.obs()).ok()?;
+        let best = greedy_legal(&logits, d.mask())?;
         Action::from_index(best).filter(|a| legal.contains(*a))
     }
 }

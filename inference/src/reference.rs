@@ -115,17 +115,16 @@ pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
             obs.len()
         )));
     }
-    #[allow(non_snake_case)]
-    let TOKEN_FEATURES = encoding.token_features();
+    let features = encoding.token_features();
     let cfg = w.config();
     // The encoding rows the model reads (all 35, or the token set's types and the
     // global token), each with its own embedding row.
     let rows = cfg.token_rows();
     let (t, d) = (rows.len(), cfg.d_model);
-    debug_assert_eq!(obs.len(), NUM_TOKENS * TOKEN_FEATURES);
+    debug_assert_eq!(obs.len(), NUM_TOKENS * features);
     let x: Vec<f32> = rows
         .iter()
-        .flat_map(|&r| &obs[r * TOKEN_FEATURES..(r + 1) * TOKEN_FEATURES])
+        .flat_map(|&r| &obs[r * features..(r + 1) * features])
         .copied()
         .collect();
     let mut h = linear(&x, t, w, "input")?;

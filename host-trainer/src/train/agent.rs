@@ -13,13 +13,12 @@ use std::sync::Arc;
 
 use anyhow::Result;
 use engine::bots::Agent;
-use engine::encode::{action_mask, MAX_ENCODED_LEN};
-use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
+use engine::game::{Action, LegalActions, Observation};
 use tch::{Device, Tensor};
 
 use super::model::{masked_logits, obs_tensor, OwnedNet, ParamSnapshot};
 use crate::arena::AgentFactory;
-use crate::policy::automatic;
+use crate::policy::{automatic, EncodedDecision};
 
 thread_local! {
     static CACHE: RefCell<Option<(u64, Rc<OwnedNet>)>> = const { RefCell::new(None) };
@@ -45,15 +44,10 @@ impl PolicyAgent {
             return Some(a);
         }
         let encoding = self.net.net.encoding;
-        let mut x = [0f32; MAX_ENCODED_LEN];
-        let x = x.get_mut(..encoding.encoded_len())?;
-        let mut m = [0f32; NUM_ACTIONS];
-        let m = m.get_mut(..encoding.policy_actions())?;
-        encoding.encode(obs, x).ok()?;
-        action_mask(legal, m);
+        let d = EncodedDecision::new(encoding, obs, legal);
         let _g = tch::no_grad_guard();
-        let xt = obs_tensor(x, encoding, Device::Cpu).ok()?;
-        let mt = Tensor::from_slice(m).view([1, m.len() as i64]);
+        let xt = obs_tensor(d.obs(), encoding, Device::Cpu).ok()?;
+        let mt = Tensor::from_slice(d.mask()).view([1, d.mask().len() as i64]);
         let (logits, _) = self.net.net.forward(&xt);
         let best = masked_logits(&logits, &mt)
             .argmax(-1, false)

@@ -295,22 +295,13 @@ fn minibatch_step(
 /// `obs.len() / NUM_TOKENS`, and the value-score columns are v1's in every version.
 pub fn guidance_target(obs: &[f32], mask: &[f32], out: &mut [f32]) {
     use engine::encode::{tf, NUM_TOKENS};
-    #[allow(non_snake_case)]
-    let TOKEN_FEATURES = obs.len() / NUM_TOKENS;
+    let stride = obs.len() / NUM_TOKENS;
     out.iter_mut().for_each(|x| *x = 0.0);
     let mut best = f32::NEG_INFINITY;
     for t in 0..NUM_TILE_TYPES.min(out.len()) {
-        let held = obs
-            .get(t * TOKEN_FEATURES + tf::HELD)
-            .copied()
-            .unwrap_or(0.0)
-            > 0.5;
+        let held = obs.get(t * stride + tf::HELD).copied().unwrap_or(0.0) > 0.5;
         if held && mask.get(t).copied().unwrap_or(0.0) > 0.5 {
-            best = best.max(
-                obs.get(t * TOKEN_FEATURES + tf::SCORE)
-                    .copied()
-                    .unwrap_or(0.0),
-            );
+            best = best.max(obs.get(t * stride + tf::SCORE).copied().unwrap_or(0.0));
         }
     }
     if !best.is_finite() {
@@ -318,18 +309,10 @@ pub fn guidance_target(obs: &[f32], mask: &[f32], out: &mut [f32]) {
     }
     let mut k = 0.0;
     for (t, o) in out.iter_mut().enumerate().take(NUM_TILE_TYPES) {
-        let held = obs
-            .get(t * TOKEN_FEATURES + tf::HELD)
-            .copied()
-            .unwrap_or(0.0)
-            > 0.5;
+        let held = obs.get(t * stride + tf::HELD).copied().unwrap_or(0.0) > 0.5;
         if held
             && mask.get(t).copied().unwrap_or(0.0) > 0.5
-            && obs
-                .get(t * TOKEN_FEATURES + tf::SCORE)
-                .copied()
-                .unwrap_or(0.0)
-                >= best - 1e-6
+            && obs.get(t * stride + tf::SCORE).copied().unwrap_or(0.0) >= best - 1e-6
         {
             *o = 1.0;
             k += 1.0;

@@ -29,8 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use engine::encode::MAX_ENCODED_LEN;
-use engine::game::{Action, Game, LegalActions, Phase, NUM_ACTIONS};
+use engine::game::{Action, Game, LegalActions, Phase};
 use engine::rng::Rng;
 use engine::Rules;
 use serde::{Deserialize, Serialize};
@@ -40,7 +39,7 @@ use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapsh
 use super::opponents::{OpponentMix, SeatKind};
 use super::oracle::hidden_features;
 use super::search_teacher::{SearchTeacher, SearchTeacherSetup};
-use crate::policy::automatic;
+use crate::policy::{automatic, EncodedDecision};
 use engine::bots::{Agent, EfficiencyBot};
 
 /// One decision.
@@ -502,17 +501,9 @@ impl Worker {
         } else {
             &mut self.current
         };
-        let encoding = self.model.net.encoding;
-        let mut enc = [0f32; MAX_ENCODED_LEN];
-        let enc = &mut enc[..encoding.encoded_len()];
-        let mut mask = [0f32; NUM_ACTIONS];
-        let mask = &mut mask[..encoding.policy_actions()];
-        encoding
-            .encode(&obs, enc)
-            .map_err(|e| anyhow!("worker {}: {e}", self.setup.id))?;
-        engine::encode::action_mask(&legal, mask);
-        batch.obs.extend_from_slice(enc);
-        batch.mask.extend_from_slice(mask);
+        let d = EncodedDecision::new(self.model.net.encoding, &obs, &legal);
+        batch.obs.extend_from_slice(d.obs());
+        batch.mask.extend_from_slice(d.mask());
         self.pending.push(Pending {
             table: ti,
             seat,
@@ -535,14 +526,14 @@ impl Worker {
             Some(p) => self.past_batch.forward(&p.model)?,
             None => (Vec::new(), Vec::new()),
         };
+        let actions = self.model.net.encoding.policy_actions();
+        let len = self.model.net.encoding.encoded_len();
         for p in self.pending.iter_mut() {
             let (lp, vals, obs) = if p.past {
                 (&past_logp, &past_values, &self.past_batch.obs)
             } else {
                 (&logp, &values, &self.current.obs)
             };
-            let actions = self.model.net.encoding.policy_actions();
-            let len = self.model.net.encoding.encoded_len();
             let Some(row) = lp.get(p.row * actions..(p.row + 1) * actions) else {
                 bail!(
                     "worker {}: a decision of a seat without a model",
