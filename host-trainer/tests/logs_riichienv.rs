@@ -1,15 +1,37 @@
 //! mjai logs written by PyPI `riichienv` (see `tests/data/logs/riichienv/README.md`)
-//! replay exactly: every action legal, every win and every score delta equal.
+//! replay exactly: every action legal, every win and every score delta equal. Some of
+//! them give up a red five where a plain one was held, which replays only with the
+//! copy named (`Game::apply_with_copy`).
 
 use std::path::PathBuf;
 
+use engine::game::FiveCopy;
 use engine::Rules;
-use host_trainer::logs::{self, mjai, replay, tenhou, Format};
+use host_trainer::logs::{self, mjai, replay, tenhou, Format, GameLog};
 
-fn replay_all(prefix: &str, preset: &str) -> (usize, usize) {
+/// Decisions of `log` that give up a red five where the engine's default
+/// (`Game::apply`) would give up a plain one.
+fn red_departures(log: &GameLog) -> usize {
+    let mut n = 0;
+    for (i, k) in log.kyokus.iter().enumerate() {
+        replay::replay_kyoku(&log.rules, i, k, |game, j, seat, action| {
+            let red = k.steps.get(j).is_some_and(|s| {
+                replay::action_of(s) == Some(action) && replay::copy_of(s) == FiveCopy::Red
+            });
+            if red && game.default_copy(seat, action) == FiveCopy::Plain {
+                n += 1;
+            }
+        })
+        .unwrap();
+    }
+    n
+}
+
+/// Replays every committed log of `prefix`: (games, wins, games with a red departure).
+fn replay_all(prefix: &str, preset: &str) -> (usize, usize, usize) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/logs/riichienv");
     let rules = Rules::preset(preset).unwrap();
-    let (mut games, mut wins) = (0, 0);
+    let (mut games, mut wins, mut red) = (0, 0, 0);
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -43,20 +65,29 @@ fn replay_all(prefix: &str, preset: &str) -> (usize, usize) {
         replay::replay_log(&back).unwrap_or_else(|m| panic!("{} via tenhou: {m}", path.display()));
         games += 1;
         wins += sum.wins;
+        red += usize::from(red_departures(&log) > 0);
     }
-    (games, wins)
+    (games, wins, red)
 }
 
 #[test]
 fn riichienv_four_player_logs_replay_exactly() {
-    let (games, wins) = replay_all("4p-", "tenhou-4p");
-    assert_eq!(games, 3);
+    let (games, wins, red) = replay_all("4p-", "tenhou-4p");
+    assert_eq!(games, 5);
     assert!(wins >= 10, "{wins}");
+    assert!(
+        red >= 2,
+        "{red} games give up a red five where a plain one was held"
+    );
 }
 
 #[test]
 fn riichienv_three_player_logs_replay_exactly() {
-    let (games, wins) = replay_all("3p-", "tenhou-sanma");
-    assert_eq!(games, 3);
+    let (games, wins, red) = replay_all("3p-", "tenhou-sanma");
+    assert_eq!(games, 5);
     assert!(wins >= 10, "{wins}");
+    assert!(
+        red >= 2,
+        "{red} games give up a red five where a plain one was held"
+    );
 }

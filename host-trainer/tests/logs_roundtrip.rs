@@ -78,3 +78,48 @@ fn hanchan_games_round_trip() {
     round_trip("tenhou-4p", games() / 5);
     round_trip("tenhou-sanma", games() / 5);
 }
+
+/// A hand whose players give up the red five wherever a plain one could go instead
+/// (`Game::apply_with_copy`): its export writes the red copies played, and the log
+/// replays exactly through both formats.
+#[test]
+fn exports_write_the_copy_of_a_five_played() {
+    use engine::bots::{Agent, EfficiencyBot};
+    use engine::game::{FiveCopy, Phase};
+    let rules = Rules::preset("tenhou-4p-east").unwrap();
+    let mut departures = 0;
+    for seed in 0..40u64 {
+        let mut game = engine::game::Game::new(rules, seed).unwrap();
+        while matches!(game.phase(), Phase::Turn | Phase::Claim) {
+            let seat = game.seats_to_act()[0];
+            let obs = game.observation(seat).unwrap();
+            let action = EfficiencyBot.act(&obs, &game.legal_actions(seat));
+            let copy = if game.copy_options(seat, action).red {
+                FiveCopy::Red
+            } else {
+                FiveCopy::Plain
+            };
+            game.apply_with_copy(seat, action, copy).unwrap();
+        }
+        if game.red_copies().is_empty() {
+            continue;
+        }
+        departures += game.red_copies().len();
+        let kyoku = export::kyoku(&game.hand_record()).unwrap();
+        let log = GameLog {
+            names: (0..4).map(|s| format!("p{s}")).collect(),
+            rules,
+            kyokus: vec![kyoku],
+        };
+        replay::replay_log(&log).unwrap_or_else(|m| panic!("seed {seed}: {m}"));
+        let via_mjai = mjai::read(&mjai::write(&log), Some(rules)).unwrap();
+        same(&log, &via_mjai, "mjai");
+        let via_tenhou = tenhou::read(&tenhou::write(&log).to_string(), Some(rules)).unwrap();
+        same(&log, &via_tenhou, "tenhou");
+        replay::replay_log(&via_tenhou).unwrap_or_else(|m| panic!("seed {seed} via tenhou: {m}"));
+    }
+    assert!(
+        departures >= 5,
+        "{departures} red fives given up for a plain one"
+    );
+}

@@ -38,12 +38,24 @@ impl Game {
         ev: &mut Events,
     ) -> Result<(), RuleError> {
         self.check_legal(seat, action)?;
+        self.apply_checked(seat, action, false, ev)
+    }
+
+    /// Applies an action [`Game::check_legal`] accepted; `red_first`: a red five leaves
+    /// the hand before plain ones ([`Game::apply_with_copy`]; `false` is `apply`'s rule).
+    pub(crate) fn apply_checked(
+        &mut self,
+        seat: u8,
+        action: Action,
+        red_first: bool,
+        ev: &mut Events,
+    ) -> Result<(), RuleError> {
         if self.log.push((seat, action)).is_err() {
             return Err(RuleError::CapacityExceeded);
         }
         match self.phase {
-            Phase::Turn => self.apply_turn(seat, action, ev),
-            Phase::Claim => self.apply_claim(seat, action, ev),
+            Phase::Turn => self.apply_turn(seat, action, red_first, ev),
+            Phase::Claim => self.apply_claim(seat, action, red_first, ev),
             // check_legal refused these phases.
             Phase::HandOver | Phase::GameOver => {}
         }
@@ -118,11 +130,11 @@ impl Game {
         }
     }
 
-    fn apply_turn(&mut self, seat: u8, action: Action, ev: &mut Events) {
+    fn apply_turn(&mut self, seat: u8, action: Action, red_first: bool, ev: &mut Events) {
         match action {
             Action::Discard(t) | Action::Riichi(t) => {
                 let first = self.rules.is_riichi() && self.first_turn(seat);
-                let red = self.take_tiles(seat, t, 1) > 0;
+                let red = self.take_tiles_as(seat, t, 1, red_first) > 0;
                 let seq = self
                     .discards
                     .iter()
@@ -386,9 +398,13 @@ impl Game {
         }
     }
 
-    fn apply_claim(&mut self, seat: u8, action: Action, ev: &mut Events) {
+    fn apply_claim(&mut self, seat: u8, action: Action, red_first: bool, ev: &mut Events) {
         if let Some(a) = self.claim.answers.get_mut(seat as usize) {
             *a = Some(action);
+        }
+        // Every answer sets its seat's flag, so the resolution reads this window's.
+        if let Some(r) = self.rh.claim_red.get_mut(seat as usize) {
+            *r = red_first;
         }
         let n = self.rules.players;
         if (0..n).any(|s| self.claim.awaits(s as usize)) {
@@ -444,7 +460,8 @@ impl Game {
         } else {
             (MeldKind::Pon, 2)
         };
-        let reds = self.take_tiles(s, tile, take) + self.rh.red_claim as u8;
+        let red_first = self.rh.claim_red.get(s as usize).copied().unwrap_or(false);
+        let reds = self.take_tiles_as(s, tile, take, red_first) + self.rh.red_claim as u8;
         if kan {
             self.rh.dora_pending += 1;
         }
@@ -470,10 +487,11 @@ impl Game {
     fn claim_chi(&mut self, s: u8, from: u8, tile: Tile, low: Tile, ev: &mut Events) {
         self.mark_claimed(from);
         let mut reds = self.rh.red_claim as u8;
+        let red_first = self.rh.claim_red.get(s as usize).copied().unwrap_or(false);
         for i in low.index()..low.index() + 3 {
             if i != tile.index() {
                 if let Some(t) = Tile::new(i as u8) {
-                    reds += self.take_tiles(s, t, 1);
+                    reds += self.take_tiles_as(s, t, 1, red_first);
                 }
             }
         }

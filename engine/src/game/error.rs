@@ -27,6 +27,10 @@ pub enum RuleError {
     /// A scenario or record describes an impossible deal or wall (also: a red five
     /// where the rules have none).
     BadSetup,
+    /// The hand cannot give up the named copy of a five ([`Game::apply_with_copy`](super::Game::apply_with_copy)):
+    /// a red five where the tiles the action takes hold none, or a plain one where the
+    /// action must take the red five.
+    NoSuchCopy,
     /// Not supported under riichi rules. Nothing returns it any more (determinization
     /// deals riichi positions); kept so that matches on it still compile.
     RiichiUnsupported,
@@ -44,6 +48,7 @@ impl fmt::Display for RuleError {
             RuleError::CapacityExceeded => f.write_str("a fixed capacity would be exceeded"),
             RuleError::InvalidRules(e) => write!(f, "invalid rules: {e}"),
             RuleError::BadSetup => f.write_str("impossible deal or wall"),
+            RuleError::NoSuchCopy => f.write_str("the hand holds no such copy of the five"),
             RuleError::RiichiUnsupported => f.write_str("not supported under riichi rules"),
         }
     }

@@ -43,6 +43,7 @@
 mod action;
 mod agari;
 mod apply;
+mod copy;
 mod determinize;
 mod error;
 mod event;
@@ -57,12 +58,14 @@ mod state;
 
 pub use action::{Action, LegalActions, LEGAL_CAP, NUM_ACTIONS, POLICY_ACTIONS_V1};
 pub use agari::{is_regular_win, is_seven_pairs, is_thirteen_orphans, WinShape};
+pub use copy::{CopyOptions, FiveCopy, RED_COPIES_CAP};
 pub use error::RuleError;
 pub use event::{Event, Events, HandEndKind, HandResult, EVENTS_CAP};
 pub use invariants::{check_invariants, InvariantViolation};
 pub use meld::{order_discards_by_rotation, Discard, Meld, MeldKind};
 pub use observation::{Observation, PendingClaim};
 pub use record::{GameRecord, HandRecord, RecordError, RiichiStart, RECORD_MAX_BYTES};
+pub use riichi::legal::waits;
 pub use riichi::wall::RiichiSetup;
 pub use riichi::{DrawKind, RiichiResult, RiichiView, RiichiWin, Table};
 pub use scoring::{score_win, WinValue};

@@ -10,6 +10,7 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
+use super::copy::{FiveCopy, RED_COPIES_CAP};
 use super::error::RuleError;
 use super::riichi::Table;
 use super::state::{Game, LOG_CAP, MAX_WALL};
@@ -17,7 +18,10 @@ use crate::rules::Rules;
 use crate::tile::Tile;
 
 /// An upper bound on the postcard size of a [`HandRecord`]: rules, 136 wall tiles and
-/// `LOG_CAP` actions of at most four bytes each.
+/// `LOG_CAP` actions of at most four bytes each. (An action takes at most three — seat,
+/// variant, tile —, which leaves room for the riichi start and its at most
+/// [`RED_COPIES_CAP`] copy choices of three bytes each; the value is also the C ABI's
+/// `MJ_RECORD_MAX_BYTES`.)
 pub const RECORD_MAX_BYTES: usize = 192 + MAX_WALL + 4 * LOG_CAP;
 
 /// One hand, replayable.
@@ -42,13 +46,20 @@ pub struct HandRecord {
     pub riichi: Option<RiichiStart>,
 }
 
-/// What a riichi hand starts from besides the wall: the table and the red fives.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+/// What a riichi hand needs besides the wall and the actions: the table, the red fives
+/// and the copies of them its actions chose.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct RiichiStart {
     /// Round wind, honba and riichi sticks.
     pub table: Table,
     /// Bit `i % 64` of word `i / 64`: wall position `i` holds a red five.
     pub red: [u64; 3],
+    /// The indices into `actions` of the actions applied with
+    /// [`FiveCopy::Red`] where [`Game::apply`] would have kept the red five
+    /// ([`Game::red_copies`]); replay applies them with that copy. Absent (empty) in
+    /// records written before the copy choice existed, which replay as before.
+    #[serde(default)]
+    pub red_copies: heapless::Vec<u16, RED_COPIES_CAP>,
 }
 
 /// Why a record cannot be decoded or replayed.
@@ -110,11 +121,38 @@ impl HandRecord {
     /// at the moment the record was taken).
     pub fn replay(&self) -> Result<Game, RecordError> {
         let mut game = self.start()?;
-        for (index, &(seat, action)) in self.actions.iter().enumerate() {
-            game.apply(seat, action)
-                .map_err(|error| RecordError::IllegalAction { index, error })?;
+        for index in 0..self.actions.len() {
+            self.apply_action(&mut game, index)?;
         }
         Ok(game)
+    }
+
+    /// The copy of a five action `index` was applied with, when it was named
+    /// ([`RiichiStart::red_copies`]); `None`: [`Game::apply`]'s choice.
+    pub fn copy_at(&self, index: usize) -> Option<FiveCopy> {
+        let named = self
+            .riichi
+            .as_ref()
+            .is_some_and(|r| r.red_copies.iter().any(|&i| usize::from(i) == index));
+        named.then_some(FiveCopy::Red)
+    }
+
+    /// Applies action `index` of the record to `game` (with its copy of a five, see
+    /// [`HandRecord::copy_at`]) and returns its events.
+    pub fn apply_action(
+        &self,
+        game: &mut Game,
+        index: usize,
+    ) -> Result<super::event::Events, RecordError> {
+        let &(seat, action) = self.actions.get(index).ok_or(RecordError::IllegalAction {
+            index,
+            error: RuleError::IllegalAction,
+        })?;
+        match self.copy_at(index) {
+            Some(copy) => game.apply_with_copy(seat, action, copy),
+            None => game.apply(seat, action),
+        }
+        .map_err(|error| RecordError::IllegalAction { index, error })
     }
 
     /// Encodes with postcard into `buf`, returning the used prefix.
@@ -146,9 +184,15 @@ impl Game {
                     *w |= 1 << (i % 64);
                 }
             }
+            let mut red_copies = heapless::Vec::new();
+            for &i in self.red_copies() {
+                // At most RED_COPIES_CAP are recorded (`Game::apply_with_copy`).
+                let _ = red_copies.push(i);
+            }
             RiichiStart {
                 table: self.start_table,
                 red,
+                red_copies,
             }
         });
         HandRecord {
@@ -167,7 +211,9 @@ impl Game {
 /// A whole game as its rules, seed and every action in order, with `N` actions of
 /// capacity (a hand takes at most [`LOG_CAP`], typically 100–200). Hand boundaries are
 /// implicit: when a hand ends, replay deals the next one before the next action. Walls
-/// are not stored since they derive from the seed.
+/// are not stored since they derive from the seed. Actions replay with
+/// [`Game::apply`]'s copy of a five; a game played with [`Game::apply_with_copy`] is
+/// recorded hand by hand ([`Game::hand_record`]).
 #[derive(Clone, PartialEq, Eq, Debug, Serialize, Deserialize)]
 pub struct GameRecord<const N: usize> {
     /// The rules of the game.

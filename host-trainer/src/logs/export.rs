@@ -1,6 +1,7 @@
 //! Engine games into the log model: each hand's record replayed action by action,
 //! the draws read from the engine's events, red fives from the wall as dealt and from
-//! the red counts of the acting seat's hand.
+//! the red counts of the acting seat's hand (so the copy of a five an action gave up,
+//! [`engine::game::FiveCopy`], is the one written).
 
 use anyhow::{anyhow, Context, Result};
 use engine::game::{Action, Event, Game, HandRecord, MeldKind};
@@ -89,15 +90,17 @@ pub fn kyoku(record: &HandRecord) -> Result<Kyoku> {
         tile: lt(first),
     });
     let mut state = Tracker::default();
-    for &(seat, action) in &record.actions {
+    for (index, &(seat, action)) in record.actions.iter().enumerate() {
         let before: Vec<[u8; 3]> = (0..n as u8).map(|s| reds(&game, s)).collect();
         // The tile the seat just drew, with its red flag (none after a call).
         let drawn_before = match steps.last() {
             Some(Step::Draw { seat: s, tile }) if *s == seat => Some(*tile),
             _ => None,
         };
-        let events = game
-            .apply(seat, action)
+        // With the copy of a five the game gave up (the red one where a plain one was
+        // held, when it was played with `Game::apply_with_copy`).
+        let events = record
+            .apply_action(&mut game, index)
             .map_err(|e| anyhow!("record action {action} by seat {seat}: {e}"))?;
         let mut draws = Vec::new();
         for e in &events {
@@ -156,7 +159,7 @@ pub fn kyoku(record: &HandRecord) -> Result<Kyoku> {
     let nu = result.ura_indicators.len();
     let indicator = |k: usize| wall.tiles.get(len - 10 + k).copied().map(lt);
     let ura_at = |k: usize| wall.tiles.get(len - 5 + k).copied().map(lt);
-    let table = record.riichi.map(|r| r.table).unwrap_or_default();
+    let table = record.riichi.as_ref().map(|r| r.table).unwrap_or_default();
     Ok(Kyoku {
         round: table.round,
         dealer: record.dealer,

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use engine::game::{Action, Game, Phase, RiichiSetup, Table};
+use engine::game::{Action, FiveCopy, Game, Phase, RiichiSetup, Table};
 use engine::Rules;
 
 use super::{CallKind, GameLog, Kyoku, LogTile, Outcome, Step};
@@ -100,6 +100,24 @@ pub fn action_of(step: &Step) -> Option<Action> {
         Step::Ron { .. } => Action::Ron,
         Step::NineTerminals { .. } => Action::NineTerminals,
     })
+}
+
+/// The copy of a five a recorded decision gives up from the hand: the red one when the
+/// tiles it gives up (the discard, a call's `consumed`, a kan's tiles) hold it. The
+/// engine's default would keep a red five while a plain one serves; the log's player
+/// may not have ([`Game::apply_with_copy`]).
+pub fn copy_of(step: &Step) -> FiveCopy {
+    let red = match step {
+        Step::Discard { tile, .. } | Step::AddedKan { tile, .. } => tile.red,
+        Step::Call { consumed, .. } => consumed.iter().any(|t| t.red),
+        Step::ClosedKan { tiles, .. } => tiles.iter().any(|t| t.red),
+        _ => false,
+    };
+    if red {
+        FiveCopy::Red
+    } else {
+        FiveCopy::Plain
+    }
 }
 
 fn mpsz(tiles: &[LogTile]) -> String {
@@ -222,14 +240,23 @@ pub fn replay_kyoku(
             continue;
         };
         on_decision(&game, i, seat, action);
-        game.apply(seat, action).map_err(|e| {
-            mismatch(
-                Some(i),
-                format!(
+        let copy = copy_of(step);
+        game.apply_with_copy(seat, action, copy).map_err(|e| {
+            let what = match e {
+                engine::game::RuleError::NoSuchCopy => format!(
+                    "seat {seat}: {action} giving up the {} five is impossible here ({e})",
+                    if copy == FiveCopy::Red {
+                        "red"
+                    } else {
+                        "plain"
+                    }
+                ),
+                _ => format!(
                     "seat {seat}: {action} is illegal here ({e}; phase {:?})",
                     game.phase()
                 ),
-            )
+            };
+            mismatch(Some(i), what)
         })?;
     }
     let end = k.steps.len();

@@ -23,6 +23,19 @@ use crate::tile::{Tile, TileCounts};
 /// North's tile index.
 pub(crate) const NORTH: u8 = 30;
 
+/// The winning tile types (by shape, bit `i` = tile index `i`) of a waiting hand of
+/// `13 − 3·melds` tiles under `rules`, types it holds four of excluded; 0 when it is
+/// not tenpai. The waits the engine's furiten is about: a front-end that follows a
+/// game from its events (the `host-trainer mjai` bot) derives the own furiten with them.
+pub fn waits(rules: &crate::Rules, hand: &TileCounts, melds: u8) -> u64 {
+    let forms = Forms::from_rules(rules);
+    let set = rules.tile_set;
+    if min_shanten(hand, melds, set, forms) != 0 {
+        return 0;
+    }
+    Prepared::new(hand, melds, set, forms).ukeire_mask(hand)
+}
+
 impl Game {
     /// Whether `seat` declared riichi this hand.
     pub(crate) fn in_riichi(&self, seat: u8) -> bool {
@@ -35,12 +48,7 @@ impl Game {
     /// The winning tile types (by shape) of a waiting hand of `13 − 3·melds` tiles,
     /// types it holds four of excluded; 0 when it is not tenpai.
     pub(crate) fn waits_of(&self, hand: &TileCounts, melds: u8) -> u64 {
-        let forms = Forms::from_rules(&self.rules);
-        let set = self.rules.tile_set;
-        if min_shanten(hand, melds, set, forms) != 0 {
-            return 0;
-        }
-        Prepared::new(hand, melds, set, forms).ukeire_mask(hand)
+        waits(&self.rules, hand, melds)
     }
 
     /// The waits of `seat`'s hand as it is (between its own turns).

@@ -76,6 +76,10 @@ pub(crate) struct RiichiHand {
     pub red_claim: bool,
     /// The seat on turn holds a replacement tile (kan or kita) as its drawn tile.
     pub rinshan: bool,
+    /// Each seat's last claim answer gives up a red five first (`Game::apply_with_copy`).
+    pub claim_red: [bool; MAX_PLAYERS],
+    /// Actions of this hand that gave up a red five `apply` would have kept.
+    pub red_copies: super::copy::RedCopies,
 }
 
 /// How a riichi hand ended without a win.

@@ -8,9 +8,10 @@
 //! live tile joins the dead wall after each kan (riichi.wiki, Dead wall).
 //!
 //! Red fives are physical tiles: `Game::red` marks their wall positions, and every
-//! hand, meld and discard keeps its red count. A tile of a type is always taken from a
-//! hand as a plain five first and as the red one last (actions name tile types, so the
-//! engine decides; keeping the red five is never worse, it is worth a han).
+//! hand, meld and discard keeps its red count. [`Game::apply`] takes a tile of a type
+//! from a hand as a plain five first and as the red one last (actions name tile types,
+//! so the engine decides; keeping the red five is never worse, it is worth a han);
+//! [`Game::apply_with_copy`] names the copy instead (`game::copy`).
 
 use super::super::error::RuleError;
 use super::super::state::{Game, MAX_WALL};
@@ -121,6 +122,11 @@ impl Game {
     /// Removes `n` tiles of type `t` from `seat`'s hand, plain fives before red ones,
     /// and returns how many red fives left the hand.
     pub(crate) fn take_tiles(&mut self, seat: u8, t: Tile, n: u8) -> u8 {
+        self.take_tiles_as(seat, t, n, false)
+    }
+
+    /// [`Game::take_tiles`], red fives first when `red_first`.
+    pub(crate) fn take_tiles_as(&mut self, seat: u8, t: Tile, n: u8, red_first: bool) -> u8 {
         let held = self
             .hands
             .get(seat as usize)
@@ -135,7 +141,11 @@ impl Game {
                 .and_then(|h| h.get_mut(s))
         }) {
             let plain = held.saturating_sub(*r);
-            reds = n.saturating_sub(plain).min(*r);
+            reds = if red_first {
+                n.min(*r)
+            } else {
+                n.saturating_sub(plain).min(*r)
+            };
             *r -= reds;
         }
         self.update_count(seat, t, |c| c.saturating_sub(n));
