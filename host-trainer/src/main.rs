@@ -8,6 +8,7 @@ mod belief_cmd;
 #[cfg(feature = "train")]
 mod export_cmd;
 mod logs_cmd;
+mod mjai_cmd;
 mod report_cmd;
 mod review_cmd;
 mod score_cmd;
@@ -50,6 +51,9 @@ enum Command {
     ConvertLog(logs_cmd::ConvertArgs),
     /// Reviews one seat's decisions in a game log against the efficiency ranking.
     Review(review_cmd::Args),
+    /// Plays one seat as an mjai bot: events on stdin (a JSON event or array of events
+    /// per line), one JSON action per line on stdout.
+    Mjai(mjai_cmd::Args),
     /// Evaluates a shipped model in the duplicate arena and writes its report
     /// (`REPORT.md`, by default into the run folder) from the training run's files.
     Report(report_cmd::Args),
@@ -103,6 +107,7 @@ fn run() -> anyhow::Result<()> {
         Command::ReplayLog(args) => logs_cmd::run_replay(args),
         Command::ConvertLog(args) => logs_cmd::run_convert(args),
         Command::Review(args) => review_cmd::run(args),
+        Command::Mjai(args) => mjai_cmd::run(args),
         Command::Completions { shell } => {
             clap_complete::generate(
                 shell,

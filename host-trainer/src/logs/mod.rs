@@ -10,6 +10,7 @@
 
 pub mod export;
 pub mod mjai;
+pub mod mjai_bot;
 pub mod replay;
 pub mod tenhou;
 
