@@ -311,12 +311,20 @@ pub fn render(r: &Report, charts: &Charts) -> String {
             "(This build of host-trainer has no `plot` feature, so no charts were drawn.)\n"
         );
     }
+    // Runs from before `--eval-walls` have no such key and replayed one fixed seed.
+    let rotating = run.config.get("eval_walls").and_then(|v| v.as_str()) == Some("rotating");
+    let walls = if rotating {
+        "each evaluation plays fresh walls (the seed mixed with the evaluation's number), \
+         so neighbouring readings differ by the luck of their walls as well as by learning"
+    } else {
+        "every evaluation replays the same walls — one fixed seed — so the readings share \
+         that set's luck and can sit several points away from the arena above, which uses \
+         fresh walls"
+    };
     let _ = writeln!(
         s,
         "Evaluations during training (duplicate, {} hands per line-up each, so far wider \
-         intervals than the arena above; every evaluation replays the same walls — one \
-         fixed seed — so the readings share that set's luck and can sit several points \
-         away from the arena above, which uses fresh walls; they are for trends):\n",
+         intervals than the arena above; {walls}; they are for trends):\n",
         run.config
             .get("eval_hands")
             .map(|v| v.to_string())
