@@ -5,6 +5,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 mod advise_cmd;
 mod arena_cmd;
 mod belief_cmd;
+mod decider_args;
 #[cfg(feature = "train")]
 mod export_cmd;
 mod logs_cmd;

@@ -3,15 +3,14 @@
 //! (`host_trainer::logs::mjai_bot` keeps the seat's view and decides).
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
 use host_trainer::cli::RulesArg;
 use host_trainer::logs::mjai::Dialect;
 use host_trainer::logs::mjai_bot::answer::Decider;
 use host_trainer::logs::mjai_bot::{Bot, BotConfig};
-use inference::Advisor;
 
+use crate::decider_args::{check_fits, Choice, DeciderArgs};
 use crate::logs_cmd::DialectArg;
 
 /// The decider of `--advisor`.
@@ -35,47 +34,25 @@ pub struct Args {
     /// The decider when neither --model nor --search is given.
     #[arg(long, value_enum, default_value_t = AdvisorArg::Eff, conflicts_with_all = ["model", "search"])]
     pub advisor: AdvisorArg,
-    /// Play this ONNX model's most probable legal action (its sidecar beside it; a model
-    /// of encoding v2, trained on a riichi preset).
-    #[arg(long, conflicts_with = "search")]
-    pub model: Option<PathBuf>,
-    /// Play the rollout search's choice (slower: a search per decision).
-    #[arg(long)]
-    pub search: bool,
-    /// `--search`: rollouts per candidate.
-    #[arg(long, default_value_t = 64)]
-    pub rollouts: u32,
-    /// `--search`: seed of the worlds (mixed with each decision's number).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// The model or the search (the decider instead of --advisor).
+    #[command(flatten)]
+    pub decider: DeciderArgs,
     /// The three-player north event the bot writes.
     #[arg(long, value_enum, default_value_t = DialectArg::Nukidora)]
     pub dialect: DialectArg,
 }
 
 fn decider(args: &Args, rules: Option<engine::Rules>) -> Result<Decider> {
-    if args.search {
-        return Ok(Decider::Search {
-            rollouts: args.rollouts,
-            seed: args.seed,
-        });
-    }
-    let Some(path) = &args.model else {
-        return Ok(Decider::Efficiency);
-    };
-    let advisor =
-        Advisor::load(path).with_context(|| format!("cannot load the model {}", path.display()))?;
-    // The game is played under riichi rules (every preset the bot accepts).
-    let riichi = rules.unwrap_or_else(engine::Rules::tenhou_4p);
-    if let Some(e) = advisor.encoding().filter(|e| !e.fits(&riichi)) {
-        bail!(
-            "--model: the model reads observation encoding version {}, which has no riichi \
-             state or actions; mjai games are riichi games (a model trained on a riichi \
-             preset reads version 2)",
-            e.version()
-        );
-    }
-    Ok(Decider::Model(Box::new(advisor)))
+    Ok(match args.decider.choice()? {
+        Choice::Search { rollouts, seed } => Decider::Search { rollouts, seed },
+        Choice::Default => Decider::Efficiency,
+        Choice::Model(advisor) => {
+            // The game is played under riichi rules (every preset the bot accepts).
+            let riichi = rules.unwrap_or_else(engine::Rules::tenhou_4p);
+            check_fits(&advisor, &riichi, "mjai games are riichi games")?;
+            Decider::Model(Box::new(advisor))
+        }
+    })
 }
 
 /// Runs the bot until stdin ends; the first bad line is an error naming it.

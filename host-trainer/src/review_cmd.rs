@@ -11,14 +11,13 @@
 //!   seat's view only), cost in estimated points per hand (the chosen candidate's mean
 //!   minus the played one's; the played action may be outside the pruned candidates).
 
-use std::path::PathBuf;
-
 use anyhow::{bail, Context, Result};
 use engine::game::{Action, Game};
 use host_trainer::logs::replay;
 use inference::Advisor;
 use serde::Serialize;
 
+use crate::decider_args::{check_fits, Choice, DeciderArgs};
 use crate::logs_cmd::Input;
 
 /// Arguments of `host-trainer review`.
@@ -35,19 +34,9 @@ pub struct Args {
     /// Print the review as JSON.
     #[arg(long)]
     pub json: bool,
-    /// Rank with this ONNX model (its sidecar beside it; a model of encoding v2,
-    /// trained on a riichi preset).
-    #[arg(long, conflicts_with = "search")]
-    pub model: Option<PathBuf>,
-    /// Rank with the rollout search (slower: a search per decision).
-    #[arg(long)]
-    pub search: bool,
-    /// `--search`: rollouts per candidate.
-    #[arg(long, default_value_t = 64)]
-    pub rollouts: u32,
-    /// `--search`: seed of the worlds (each decision's seed is mixed from it).
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    /// Rank with a model or the rollout search (default: the efficiency ranking).
+    #[command(flatten)]
+    pub decider: DeciderArgs,
 }
 
 /// What ranks the actions.
@@ -210,23 +199,11 @@ fn search_decision(
 
 /// The ranker the arguments ask for.
 fn ranker(args: &Args) -> Result<Ranker> {
-    if args.search {
-        if args.rollouts == 0 {
-            bail!("--rollouts must be at least 1");
-        }
-        return Ok(Ranker::Search {
-            rollouts: args.rollouts,
-            seed: args.seed,
-        });
-    }
-    match &args.model {
-        Some(path) => {
-            let advisor = Advisor::load(path)
-                .with_context(|| format!("cannot load the model {}", path.display()))?;
-            Ok(Ranker::Advisor(advisor))
-        }
-        None => Ok(Ranker::Advisor(Advisor::efficiency_only())),
-    }
+    Ok(match args.decider.choice()? {
+        Choice::Search { rollouts, seed } => Ranker::Search { rollouts, seed },
+        Choice::Model(advisor) => Ranker::Advisor(advisor),
+        Choice::Default => Ranker::Advisor(Advisor::efficiency_only()),
+    })
 }
 
 /// Runs the command.
@@ -236,15 +213,11 @@ pub fn run(args: Args) -> Result<()> {
         let log = args.input.read(path)?;
         let seat = seat_of(&args, &log.names, log.rules.players)?;
         if let Ranker::Advisor(a) = &ranker {
-            if let Some(e) = a.encoding().filter(|e| !e.fits(&log.rules)) {
-                bail!(
-                    "--model: the model reads observation encoding version {}, which has no \
-                     riichi state or actions, and {} is a riichi log (a model trained on a \
-                     riichi preset reads version 2)",
-                    e.version(),
-                    path.display()
-                );
-            }
+            check_fits(
+                a,
+                &log.rules,
+                &format!("{} is a riichi log", path.display()),
+            )?;
         }
         let mut rows = Vec::new();
         for (i, k) in log.kyokus.iter().enumerate() {

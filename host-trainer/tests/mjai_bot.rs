@@ -441,4 +441,10 @@ fn mjai_command_plays_a_committed_stream() {
     let model = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/default.onnx");
     let (_, err, ok) = cli_common::run_in("mjai", &["--model", model], &text, None);
     assert!(!ok && err.contains("encoding version 1"), "{err}");
+    // A search without rollouts is refused as `review` refuses it (the shared flags).
+    let (_, err, ok) = cli_common::run_in("mjai", &["--search", "--rollouts", "0"], &text, None);
+    assert!(
+        !ok && err.contains("--rollouts must be at least 1"),
+        "{err}"
+    );
 }

@@ -77,7 +77,8 @@ pub fn parse_tile(s: &str) -> Option<LogTile> {
     })
 }
 
-fn field<'a>(e: &'a Value, key: &str) -> Result<&'a Value> {
+/// The member `key` of an event, or an error naming it (also the bot's reader).
+pub(super) fn field<'a>(e: &'a Value, key: &str) -> Result<&'a Value> {
     e.get(key).with_context(|| format!("no \"{key}\""))
 }
 
@@ -420,7 +421,8 @@ pub fn write_with(log: &GameLog, dialect: Dialect) -> String {
     s
 }
 
-fn names(tiles: &[LogTile]) -> Vec<String> {
+/// The mjai names of tiles (also the bot's `consumed` lists).
+pub(super) fn names(tiles: &[LogTile]) -> Vec<String> {
     tiles.iter().map(|&t| tile_name(t)).collect()
 }
 

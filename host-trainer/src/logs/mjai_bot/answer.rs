@@ -15,7 +15,7 @@ use inference::Advisor;
 use serde_json::{json, Value};
 
 use super::state::HandView;
-use crate::logs::mjai::{tile_name, Dialect};
+use crate::logs::mjai::{names, tile_name, Dialect};
 use crate::logs::LogTile;
 
 /// What chooses the seat's action among the legal ones.
@@ -144,10 +144,6 @@ fn give(view: &HandView, types: &[engine::Tile]) -> Vec<LogTile> {
         out.push(c);
     }
     out
-}
-
-fn names(tiles: &[LogTile]) -> Vec<String> {
-    tiles.iter().map(|&t| tile_name(t)).collect()
 }
 
 /// The riichi discard after the server echoed the seat's `reach`: the one planned with

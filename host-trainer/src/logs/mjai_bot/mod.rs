@@ -23,7 +23,7 @@ use engine::game::{Action, Observation, Phase};
 use engine::{Rules, Tile};
 use serde_json::{json, Value};
 
-use crate::logs::mjai::{parse_tile, Dialect};
+use crate::logs::mjai::{field, parse_tile, Dialect};
 use crate::logs::{preset_for, CallKind, LogTile};
 use answer::Decider;
 use state::{HandView, Start};
@@ -71,10 +71,6 @@ pub struct Bot {
     /// Own `reach` just echoed: the riichi discard is due.
     riichi_due: bool,
     decisions: u64,
-}
-
-fn field<'a>(e: &'a Value, key: &str) -> Result<&'a Value> {
-    e.get(key).with_context(|| format!("no \"{key}\""))
 }
 
 fn small(e: &Value, key: &str) -> Result<u8> {
