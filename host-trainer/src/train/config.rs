@@ -130,7 +130,10 @@ pub struct TrainConfig {
     #[arg(long)]
     pub id: Option<String>,
     /// Continue the run in this folder from its last checkpoint (its config.json is used;
-    /// only the budgets, device, workers and --quiet of this command line apply).
+    /// the budgets, device, workers, learner threads and --quiet of this command line
+    /// apply, and the stop-rule and evaluation flags given with it: --stop-on,
+    /// --stop-after, --win-rate-random, --win-rate-eff, --eval-every, --eval-hands,
+    /// --checkpoint-every, recorded under "resumes" in config.json).
     #[arg(long)]
     pub resume: Option<PathBuf>,
     /// Learner device: auto (CUDA when available), cpu or cuda. Workers use the CPU.
@@ -306,7 +309,27 @@ pub struct TrainConfig {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+    /// With `--resume`: the stop-rule and evaluation settings given on this command line
+    /// (keys of [`RESUME_OVERRIDES`]), which replace the saved ones. Filled by
+    /// [`TrainArgs::resolve`]; never saved.
+    #[arg(skip)]
+    #[serde(skip)]
+    pub resume_overrides: Vec<String>,
 }
+
+/// Settings a `--resume` takes from its command line when given there: when to stop
+/// and how to evaluate, which do not change what the run learns. (Budgets, device,
+/// workers, learner threads and `--quiet` always come from the command line; every other
+/// hyperparameter stays the saved one.)
+pub const RESUME_OVERRIDES: [&str; 7] = [
+    "stop_on",
+    "stop_after",
+    "win_rate_random",
+    "win_rate_eff",
+    "eval_every",
+    "eval_hands",
+    "checkpoint_every",
+];
 
 fn fixed_walls() -> EvalWalls {
     EvalWalls::Fixed
@@ -362,7 +385,15 @@ impl TrainArgs {
     /// that was given on the command line.
     pub fn resolve(&self, matches: &ArgMatches) -> Result<TrainConfig> {
         let Some(path) = &self.config else {
-            return Ok(self.train.clone());
+            let mut cfg = self.train.clone();
+            if cfg.resume.is_some() {
+                cfg.resume_overrides = RESUME_OVERRIDES
+                    .iter()
+                    .filter(|k| matches.value_source(k) == Some(ValueSource::CommandLine))
+                    .map(|k| k.to_string())
+                    .collect();
+            }
+            return Ok(cfg);
         };
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("reading --config {}", path.display()))?;
@@ -470,6 +501,23 @@ mod tests {
         assert_eq!(
             (cfg.rules.as_str(), cfg.steps_per_update),
             ("four-player", 512)
+        );
+    }
+
+    #[test]
+    fn a_resume_collects_the_stop_and_evaluation_flags_it_was_given() {
+        let cfg = resolve(&["train", "--resume", "r", "--stop-after", "0", "--lr", "1"]).unwrap();
+        assert_eq!(cfg.resume_overrides, ["stop_after"]);
+        let cfg = resolve(&["train", "--resume", "r", "--eval-hands", "600"]).unwrap();
+        assert_eq!(
+            cfg.resume_overrides,
+            ["eval_hands"],
+            "explicit, even at its default"
+        );
+        let cfg = resolve(&["train", "--stop-after", "0"]).unwrap();
+        assert!(
+            cfg.resume_overrides.is_empty(),
+            "only a resume records them"
         );
     }
 

@@ -60,7 +60,8 @@ pub fn shell_quote(s: &str) -> String {
 
 /// The command that continues the run in `run_dir`: `exe train --resume DIR` plus the
 /// options that a resume takes from its command line rather than from `config.json`
-/// (budgets, device, workers, quiet), as `cfg` (the interrupted command line) had them.
+/// (budgets, device, workers, learner threads, quiet), as `cfg` (the interrupted command
+/// line) had them.
 pub fn resume_command(exe: &str, cfg: &TrainConfig, run_dir: &Path) -> String {
     let mut parts = vec![
         shell_quote(exe),
