@@ -246,3 +246,41 @@ fn kita_counts_for_its_seat() {
     let e1 = v2(&g.observation(1).unwrap());
     assert_eq!(at(&e1, GLOBAL_TOKEN, gf2::KITA + 2), 0.25);
 }
+
+/// `encode_with_scores` given the observer's value scores writes exactly what `encode`
+/// writes, in both versions, whether or not the observer has a hand to discard from;
+/// scores given where none are read (no hand to discard from) change nothing.
+#[test]
+fn encoding_with_precomputed_value_scores_equals_encoding() {
+    use engine::efficiency::value_scores;
+    use engine::shanten::Forms;
+    let mut compared = 0u32;
+    let mut with_scores = 0u32;
+    for (rules, encoding) in [
+        (Rules::tenhou_sanma(), Encoding::V2),
+        (Rules::tenhou_4p(), Encoding::V2),
+        (Rules::sanma(), Encoding::V1),
+    ] {
+        along_random_games(rules, 3, |obs| {
+            let melds = obs.melds[obs.seat as usize].len() as u8;
+            let forms = Forms::from_rules(&obs.rules);
+            let scores = value_scores(&obs.hand, melds, obs.rules.tile_set, forms, &obs.unseen);
+            let mut plain = vec![f32::NAN; encoding.encoded_len()];
+            let mut reused = vec![f32::NAN; encoding.encoded_len()];
+            encoding.encode(obs, &mut plain).unwrap();
+            encoding
+                .encode_with_scores(obs, Some(&scores), &mut reused)
+                .unwrap();
+            assert_eq!(
+                plain.iter().map(|x| x.to_bits()).collect::<Vec<_>>(),
+                reused.iter().map(|x| x.to_bits()).collect::<Vec<_>>()
+            );
+            compared += 1;
+            with_scores += u32::from(scores.held != 0 && obs.hand.iter().sum::<u8>() % 3 == 2);
+        });
+    }
+    assert!(
+        compared > 1000 && with_scores > 100,
+        "{compared} {with_scores}"
+    );
+}

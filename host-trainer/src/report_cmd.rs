@@ -2,7 +2,7 @@
 //! `report.json` and the training curve into a folder (see `host_trainer::report`).
 //!
 //! The arguments are checked in the order they are listed (`--run`, `--ablation`,
-//! `--model`, `--out`) before the evaluation, which takes minutes: a missing run is
+//! `--model`, `--previous`, `--out`) before the evaluation, which takes minutes: a missing run is
 //! reported as such, not as a missing model, and an existing `REPORT.md` is never
 //! overwritten without `--force`.
 
@@ -19,10 +19,19 @@ pub struct Args {
     /// The training run folder the model was exported from.
     #[arg(long)]
     pub run: PathBuf,
-    /// A run of the same seed and budget with the other guidance setting (the on/off
-    /// comparison).
+    /// A run trained with another guidance setting (`--guidance off`, another
+    /// `--teacher`), for the guidance ablation; repeat for several. When the folder
+    /// holds the run's exported `model.onnx` (and its sidecar), that model is also
+    /// played against two efficiency bots, paired with the efficiency bot.
     #[arg(long)]
-    pub ablation: Option<PathBuf>,
+    pub ablation: Vec<PathBuf>,
+    /// Hands per line-up of each ablation model (two line-ups each).
+    #[arg(long, default_value_t = 3_000)]
+    pub ablation_hands: u64,
+    /// The previously shipped model of the same rules: played against two efficiency
+    /// bots on the new model's walls, and paired with it.
+    #[arg(long)]
+    pub previous: Option<PathBuf>,
     /// The exported model (sidecar `NAME.json` beside it).
     #[arg(long, default_value = "models/default.onnx")]
     pub model: PathBuf,
@@ -59,12 +68,16 @@ pub struct Args {
 fn check_args(args: &Args) -> Result<PathBuf> {
     RunSummary::load(&args.run)
         .with_context(|| format!("--run {}: not a training run", args.run.display()))?;
-    if let Some(dir) = &args.ablation {
+    for dir in &args.ablation {
         RunSummary::load(dir)
             .with_context(|| format!("--ablation {}: not a training run", dir.display()))?;
     }
     std::fs::metadata(&args.model)
         .with_context(|| format!("--model {}: cannot read the model", args.model.display()))?;
+    if let Some(p) = &args.previous {
+        std::fs::metadata(p)
+            .with_context(|| format!("--previous {}: cannot read the model", p.display()))?;
+    }
     let out = args.out.clone().unwrap_or_else(|| args.run.clone());
     refuse_overwrite(&out, args.force)?;
     Ok(out)
@@ -94,6 +107,8 @@ pub fn run(args: Args) -> Result<()> {
         model: args.model.clone(),
         run: args.run.clone(),
         ablation: args.ablation.clone(),
+        ablation_hands: args.ablation_hands,
+        previous: args.previous.clone(),
         hands: args.hands,
         seed: args.seed,
         command,
@@ -104,8 +119,16 @@ pub fn run(args: Args) -> Result<()> {
         .num_threads(args.threads)
         .build()
         .context("building the thread pool")?;
+    // Walls of every arena, for the progress bar (every preset a model can be
+    // trained for has three players; a four-player one would only finish early).
     let players = 3u64;
-    let walls_total = 4 * args.hands.div_ceil(players);
+    let ablation_models = args
+        .ablation
+        .iter()
+        .filter(|d| d.join(report::ABLATION_MODEL).exists())
+        .count() as u64;
+    let walls_total = (4 + 2 * u64::from(args.previous.is_some())) * args.hands.div_ceil(players)
+        + 2 * ablation_models * args.ablation_hands.div_ceil(players);
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

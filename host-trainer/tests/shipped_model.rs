@@ -154,12 +154,27 @@ fn arena_seats_the_model_and_refuses_other_rules() {
     assert!(err.contains("trained for rules"), "{err}");
 }
 
+/// An ablation run folder with an exported model: the committed guidance-off run's
+/// files and, as its `model.onnx`, the shipped model (so its paired result must equal
+/// the shipped model's own on the same walls).
+fn ablation_with_model(dir: &Path) -> PathBuf {
+    let run = dir.join("abl");
+    std::fs::create_dir_all(&run).unwrap();
+    for f in ["config.json", "metrics.jsonl"] {
+        std::fs::copy(models().join("run-guidance-off").join(f), run.join(f)).unwrap();
+    }
+    std::fs::copy(model(), run.join("model.onnx")).unwrap();
+    std::fs::copy(models().join("default.json"), run.join("model.json")).unwrap();
+    run
+}
+
 #[test]
 fn report_regenerates_from_the_committed_run() {
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shipped-report");
     let _ = std::fs::remove_dir_all(&out_dir);
     let run = models().join("run");
     let ablation = models().join("run-guidance-off");
+    let with_model = ablation_with_model(&out_dir.join("inputs"));
     let (stdout, err, ok) = host_trainer(
         &[
             "report",
@@ -167,6 +182,12 @@ fn report_regenerates_from_the_committed_run() {
             run.to_str().unwrap(),
             "--ablation",
             ablation.to_str().unwrap(),
+            "--ablation",
+            with_model.to_str().unwrap(),
+            "--ablation-hands",
+            "30",
+            "--previous",
+            model().to_str().unwrap(),
             "--model",
             model().to_str().unwrap(),
             "--out",
@@ -184,9 +205,13 @@ fn report_regenerates_from_the_committed_run() {
         "## Targets",
         "### Against two random bots",
         "### Against two efficiency bots",
-        "## Guidance on / off",
+        "### The previous model against two efficiency bots",
+        "## Guidance ablation",
+        "### Final models against two efficiency bots",
+        "(no `model.onnx` in the run folder)",
+        "### At equal updates (",
         "![training curve of the run](curve.png)",
-        "![guidance on and off: win rates by update and by training time](guidance.png)",
+        "![the guidance ablation: win rates by update and by training time](guidance.png)",
         "Wilson score intervals",
         "| guidance | `\"On\"` |",
     ] {
@@ -201,6 +226,19 @@ fn report_regenerates_from_the_committed_run() {
     assert_eq!(json["matchups"].as_array().map(Vec::len), Some(2));
     assert_eq!(json["targets"].as_array().map(Vec::len), Some(3));
     assert_eq!(json["hands"], 30);
+    // The same model on the same walls: every paired difference is exactly zero, and
+    // the ablation copy's points equal the shipped model's (same hands and seed).
+    let previous = &json["previous"]["new_minus_previous"];
+    for key in ["win_rate", "deal_in_rate", "points_per_hand"] {
+        assert_eq!(previous[key]["mean"], 0.0, "{key}: {previous}");
+    }
+    let ablation = json["ablation"].as_array().unwrap();
+    assert_eq!(ablation.len(), 2);
+    assert!(ablation[0]["versus_eff"].is_null());
+    assert_eq!(
+        ablation[1]["versus_eff"]["model"]["points_per_hand"],
+        json["matchups"][1]["model"]["points_per_hand"]
+    );
     for chart in ["curve.png", "guidance.png"] {
         let bytes = std::fs::read(out_dir.join(chart)).unwrap();
         assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "{chart}");
@@ -213,4 +251,34 @@ fn report_regenerates_from_the_committed_run() {
         "{shipped}"
     );
     assert!(shipped.contains("--hands 10000"), "{shipped}");
+}
+
+#[test]
+fn report_refuses_a_previous_model_of_other_rules_before_playing() {
+    let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shipped-report-refused");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let riichi = models().join("tenhou-sanma/model.onnx");
+    let (_, err, ok) = host_trainer(
+        &[
+            "report",
+            "--run",
+            models().join("run").to_str().unwrap(),
+            "--previous",
+            riichi.to_str().unwrap(),
+            "--model",
+            model().to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+            "--hands",
+            "30",
+            "--quiet",
+        ],
+        &models(),
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("previous model") && err.contains("trained for rules"),
+        "{err}"
+    );
+    assert!(!out_dir.join("REPORT.md").exists());
 }

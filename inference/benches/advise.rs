@@ -4,7 +4,9 @@
 //! d_model 64, 4 heads, ff 128), loads it with tract, and times `advise` (encode +
 //! forward pass + masked softmax + efficiency facts) on decision points of seeded
 //! self-play, against the efficiency-only advisor in the same run. Prints p50/p99,
-//! their ratio and the ONNX file size.
+//! their ratio and the ONNX file size. Then the same for each shipped model
+//! (`models/default.onnx` on the simple sanma rules, `models/tenhou-sanma/model.onnx`
+//! on Tenhou sanma), on decision points of its own rules.
 
 use std::time::Instant;
 
@@ -25,16 +27,13 @@ impl Agent for Recorder<'_> {
     }
 }
 
-fn positions(n: usize) -> Vec<(Observation, Vec<Action>)> {
+/// Decision points of efficiency-bot self-play; `rules_of(seed)` picks each hand's rules.
+fn positions(n: usize, rules_of: impl Fn(u64) -> Rules) -> Vec<(Observation, Vec<Action>)> {
     let log = std::cell::RefCell::new(Vec::new());
     let mut seed = 0;
     while log.borrow().len() < n {
         seed += 1;
-        let rules = if seed % 2 == 0 {
-            Rules::four_player()
-        } else {
-            Rules::sanma()
-        };
+        let rules = rules_of(seed);
         let Ok(mut game) = Game::new(rules, seed) else {
             continue;
         };
@@ -77,7 +76,13 @@ fn main() {
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     let model = Advisor::load(&path).expect("load");
     let eff = Advisor::efficiency_only();
-    let pos = positions(1000);
+    let pos = positions(1000, |seed| {
+        if seed % 2 == 0 {
+            Rules::four_player()
+        } else {
+            Rules::sanma()
+        }
+    });
     // Warm-up, then interleave nothing: each advisor timed over the same positions.
     time(&model, &pos[..100], 1);
     time(&eff, &pos[..100], 1);
@@ -115,4 +120,44 @@ fn main() {
         if m99 <= 1000.0 { "met" } else { "NOT met" }
     );
     let _ = std::fs::remove_dir_all(&dir);
+    for (file, rules) in [
+        ("models/default.onnx", Rules::sanma()),
+        ("models/tenhou-sanma/model.onnx", Rules::tenhou_sanma()),
+    ] {
+        shipped(file, rules, &eff, rounds);
+    }
+}
+
+/// Times a shipped model (path relative to the repository root) on its own rules'
+/// decision points, beside the efficiency-only advisor on the same points.
+fn shipped(file: &str, rules: Rules, eff: &Advisor, rounds: usize) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .join(file);
+    let model = match Advisor::load(&path) {
+        Ok(m) => m,
+        Err(e) => {
+            println!("shipped model {file}: not timed ({e})");
+            return;
+        }
+    };
+    let pos = positions(1000, |_| rules);
+    time(&model, &pos[..100], 1);
+    let (m50, m99, mmean) = percentiles(time(&model, &pos, rounds));
+    let (e50, e99, _) = percentiles(time(eff, &pos, rounds));
+    println!(
+        "shipped model {file} over {} decision points of its rules x {rounds} rounds (µs):",
+        pos.len()
+    );
+    println!("  model advisor       p50 {m50:8.1}  p99 {m99:8.1}  mean {mmean:8.1}");
+    println!("  efficiency-only     p50 {e50:8.1}  p99 {e99:8.1}");
+    println!(
+        "  ratio model/efficiency: p50 {:.2}x  p99 {:.2}x",
+        m50 / e50,
+        m99 / e99
+    );
+    println!(
+        "  goal p99 <= 1000 µs: {}",
+        if m99 <= 1000.0 { "met" } else { "NOT met" }
+    );
 }

@@ -434,7 +434,7 @@ impl Advisor {
                 }
                 let mut x = vec![0f32; m.encoding.encoded_len()];
                 m.encoding
-                    .encode(obs, &mut x)
+                    .encode_with_scores(obs, scores.as_ref(), &mut x)
                     .map_err(|e| Error::Inference(e.to_string()))?;
                 let (logits, values) = self.evaluate(&x)?;
                 let mut mask = vec![false; m.encoding.policy_actions()];

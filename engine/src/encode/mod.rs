@@ -126,7 +126,7 @@
 //! write it, or under rules it does not fit ([`Encoding::fits`]).
 
 use crate::bots::own_melds;
-use crate::efficiency::value_scores;
+use crate::efficiency::{value_scores, ValueScores};
 use crate::game::{LegalActions, Observation, Phase, NUM_ACTIONS};
 use crate::shanten::{min_shanten, Forms};
 use crate::tile::{Tile, NUM_TILE_TYPES};
@@ -330,13 +330,15 @@ pub fn encode(obs: &Observation, out: &mut [f32; ENCODED_LEN]) {
         data: out,
         stride: TOKEN_FEATURES,
     };
-    fill_v1(obs, &mut rows);
+    fill_v1(obs, None, &mut rows);
 }
 
-/// The v1 features (every version's first [`TOKEN_FEATURES`] columns).
-fn fill_v1(obs: &Observation, out: &mut Rows) {
+/// The v1 features (every version's first [`TOKEN_FEATURES`] columns); `scores`, when
+/// given, are the observer's value scores already computed (see
+/// [`Encoding::encode_with_scores`]).
+fn fill_v1(obs: &Observation, scores: Option<&ValueScores>, out: &mut Rows) {
     fill_tile_counts(obs, out);
-    fill_value_scores(obs, out);
+    fill_value_scores(obs, scores, out);
     fill_global(obs, out);
 }
 
@@ -395,15 +397,23 @@ fn fill_tile_counts(obs: &Observation, out: &mut Rows) {
     }
 }
 
-/// The value-score matrix, when the observer must discard.
-fn fill_value_scores(obs: &Observation, out: &mut Rows) {
+/// The value-score matrix, when the observer must discard (computed here unless the
+/// caller passed them).
+fn fill_value_scores(obs: &Observation, scores: Option<&ValueScores>, out: &mut Rows) {
     let melds = own_melds(obs);
     let tiles: u32 = obs.hand.iter().map(|&c| c as u32).sum();
     if !(tiles > 0 && tiles % 3 == 2 && tiles + 3 * melds as u32 == 14) {
         return;
     }
-    let forms = Forms::from_rules(&obs.rules);
-    let v = value_scores(&obs.hand, melds, obs.rules.tile_set, forms, &obs.unseen);
+    let computed;
+    let v = match scores {
+        Some(v) => v,
+        None => {
+            let forms = Forms::from_rules(&obs.rules);
+            computed = value_scores(&obs.hand, melds, obs.rules.tile_set, forms, &obs.unseen);
+            &computed
+        }
+    };
     for k in 0..NUM_TILE_TYPES {
         if v.held & (1u64 << k) == 0 {
             continue;

@@ -78,6 +78,27 @@ pub fn parse_tile(s: &str) -> Option<LogTile> {
 }
 
 /// The member `key` of an event, or an error naming it (also the bot's reader).
+/// The round wind of a `start_kyoku` (`bakaze`): 0 east … 3 north.
+pub(super) fn round_wind(e: &Value) -> Result<u8> {
+    Ok(match field(e, "bakaze")?.as_str() {
+        Some("E") => 0,
+        Some("S") => 1,
+        Some("W") => 2,
+        Some("N") => 3,
+        other => bail!("bakaze {other:?}"),
+    })
+}
+
+/// The seats' scores of a `start_kyoku` (`scores`; seats past the list stay 0).
+pub(super) fn start_scores(e: &Value) -> Result<[i32; 4]> {
+    let mut scores = [0i32; 4];
+    let sv = field(e, "scores")?.as_array().context("\"scores\"")?;
+    for (s, v) in scores.iter_mut().zip(sv) {
+        *s = i32::try_from(v.as_i64().context("a score is not a number")?)?;
+    }
+    Ok(scores)
+}
+
 pub(super) fn field<'a>(e: &'a Value, key: &str) -> Result<&'a Value> {
     e.get(key).with_context(|| format!("no \"{key}\""))
 }
@@ -140,13 +161,7 @@ impl Reader {
         if self.current.is_some() {
             bail!("start_kyoku inside a kyoku (no end_kyoku)");
         }
-        let round = match field(e, "bakaze")?.as_str() {
-            Some("E") => 0,
-            Some("S") => 1,
-            Some("W") => 2,
-            Some("N") => 3,
-            other => bail!("bakaze {other:?}"),
-        };
+        let round = round_wind(e)?;
         self.south |= round > 0;
         let num = |k: &str| -> Result<u8> {
             let v = field(e, k)?;
@@ -154,11 +169,7 @@ impl Reader {
                 .and_then(|x| u8::try_from(x).ok())
                 .with_context(|| format!("\"{k}\": {v}"))
         };
-        let mut scores = [0i32; 4];
-        let sv = field(e, "scores")?.as_array().context("scores")?;
-        for (s, v) in scores.iter_mut().zip(sv) {
-            *s = i32::try_from(v.as_i64().context("a score is not a number")?)?;
-        }
+        let scores = start_scores(e)?;
         let hands: Vec<Vec<LogTile>> = field(e, "tehais")?
             .as_array()
             .context("tehais")?

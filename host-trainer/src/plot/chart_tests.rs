@@ -17,6 +17,7 @@ fn evals(n: u64, every: u64) -> Vec<EvalPoint> {
             random_win_rate: 0.2 + 0.5 * (i as f64 / n as f64),
             eff_win_rate: Some(0.1 + 0.2 * (i as f64 / n as f64)),
             eff_points: None,
+            paired_points: None,
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! `guidance.png`: the guidance ablation on one chart. Rows: win rate against two
 //! random bots, against two efficiency bots. Columns: against updates, against training
-//! time. Within a column both runs share the x axis (the longer run's length), so runs
+//! time. Within a column every run shares the x axis (the longest run's length), so runs
 //! of different lengths are compared on the same scale; within a row both panels show
 //! the same values (smoothed once, by update, then placed at their training time).
 
@@ -27,13 +27,15 @@ pub struct RunCurve<'a> {
     pub evals: &'a [EvalPoint],
 }
 
-/// Colours of the runs, in order (tab10 green and purple: apart from the opponents'
-/// red and blue of `curve.png`, so the two charts are not confused).
-const RUN_COLORS: [RGBColor; 4] = [
+/// Colours of the runs, in order (tab10 green, purple, brown, cyan, olive, pink: apart
+/// from the opponents' red and blue of `curve.png`, so the two charts are not confused).
+const RUN_COLORS: [RGBColor; 6] = [
     RGBColor(44, 160, 44),
     RGBColor(148, 103, 189),
     RGBColor(140, 86, 75),
     RGBColor(23, 190, 207),
+    RGBColor(188, 189, 34),
+    RGBColor(227, 119, 194),
 ];
 
 /// Draws the comparison of `runs` into the PNG `path` ([`GUIDANCE_SIZE`]).
@@ -172,7 +174,13 @@ pub fn paint_guidance<DB: DrawingBackend>(
                         color: mark_color,
                         y: threshold,
                     }],
-                    legend: Some(SeriesLabelPosition::LowerRight),
+                    // Against random bots the rates sit near the middle and rise, so the
+                    // legend goes below them; against efficiency bots they sit low.
+                    legend: Some(if row == 0 {
+                        SeriesLabelPosition::LowerRight
+                    } else {
+                        SeriesLabelPosition::UpperRight
+                    }),
                 },
             )?;
         }

@@ -6,7 +6,7 @@ use crate::arena::stats::Estimate;
 use crate::arena::KindReport;
 use crate::clock::civil_utc;
 
-use super::{Charts, Matchup, Report, RunSummary};
+use super::{Charts, Matchup, PreviousModel, Report};
 
 /// `YYYY-MM-DD HH:MM UTC` of a Unix time.
 fn utc(unix_s: u64) -> String {
@@ -14,7 +14,7 @@ fn utc(unix_s: u64) -> String {
     format!("{year:04}-{month:02}-{day:02} {hour:02}:{minute:02} UTC")
 }
 
-fn pct(e: &Estimate) -> String {
+pub(super) fn pct(e: &Estimate) -> String {
     format!(
         "{:.2} % ({:.2} – {:.2})",
         100.0 * e.mean,
@@ -23,7 +23,7 @@ fn pct(e: &Estimate) -> String {
     )
 }
 
-fn pct_diff(e: &Estimate) -> String {
+pub(super) fn pct_diff(e: &Estimate) -> String {
     format!(
         "{:+.2} pts ({:+.2} – {:+.2})",
         100.0 * e.mean,
@@ -32,11 +32,11 @@ fn pct_diff(e: &Estimate) -> String {
     )
 }
 
-fn num(e: &Estimate) -> String {
+pub(super) fn num(e: &Estimate) -> String {
     format!("{:+.3} ({:+.3} – {:+.3})", e.mean, e.low, e.high)
 }
 
-fn kind_row(s: &mut String, who: &str, k: &KindReport) {
+pub(super) fn kind_row(s: &mut String, who: &str, k: &KindReport) {
     let _ = writeln!(
         s,
         "| {who} | {} | {} | {} | {} | {} | {:.1} |",
@@ -49,7 +49,7 @@ fn kind_row(s: &mut String, who: &str, k: &KindReport) {
     );
 }
 
-fn matchup(s: &mut String, m: &Matchup) {
+pub(super) fn matchup(s: &mut String, m: &Matchup) {
     let opp = match m.opponents.as_str() {
         "eff" => "two efficiency bots",
         "random" => "two random bots",
@@ -99,31 +99,49 @@ fn matchup(s: &mut String, m: &Matchup) {
     }
 }
 
-fn minutes(s: f64) -> String {
-    format!("{:.1} min", s / 60.0)
-}
-
-fn guidance_row(s: &mut String, r: &RunSummary) {
-    let first = match r.first_random_threshold {
-        Some(e) => format!("update {} after {}", e.update, minutes(e.elapsed_s)),
-        None => format!("not reached in {} updates", r.updates),
-    };
-    let last = r.evals.last();
+/// The previously shipped model against two efficiency bots, beside the new one.
+fn previous(s: &mut String, r: &Report, p: &PreviousModel) {
+    let _ = writeln!(s, "### The previous model against two efficiency bots\n");
     let _ = writeln!(
         s,
-        "| `{}` | {} | {} | {} | {} | {} | {} | {} |",
-        r.dir.display(),
-        r.guidance,
-        r.seed,
-        r.updates,
-        minutes(r.elapsed_s),
-        first,
-        last.map(|e| format!("{:.3} (update {})", e.random_win_rate, e.update))
-            .unwrap_or_else(|| "—".into()),
-        last.and_then(|e| e.eff_win_rate)
-            .map(|w| format!("{w:.3}"))
-            .unwrap_or_else(|| "—".into()),
+        "`{}` (run `{}`, {} updates) in the model's seat on the same walls and opponent \
+         seeds as the new model above.\n",
+        p.model.display(),
+        p.sidecar.run_id,
+        p.sidecar.parameter_version
     );
+    let _ = writeln!(
+        s,
+        "| seat 1 | seat-hands | win rate (95 % CI) | deal-in rate | draw rate | points / \
+         hand | mean winning turn |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    if let Some(new) = r.matchups.iter().find(|m| m.opponents == "eff") {
+        kind_row(s, "**new model**", &new.model);
+    }
+    kind_row(s, "previous model", &p.versus_eff.model);
+    kind_row(s, "efficiency bot, same seats and walls", &p.versus_eff.eff);
+    for (who, d) in [
+        ("**new − previous** (paired by wall)", &p.new_minus_previous),
+        (
+            "previous − efficiency bot (paired by wall)",
+            &p.versus_eff.difference,
+        ),
+    ] {
+        let _ = writeln!(
+            s,
+            "| {who} | {} | {} | {} | — | {} | — |",
+            d.seat_hands,
+            pct_diff(&d.win_rate),
+            pct_diff(&d.deal_in_rate),
+            num(&d.points_per_hand),
+        );
+    }
+    let _ = writeln!(s);
+}
+
+pub(super) fn minutes(s: f64) -> String {
+    format!("{:.1} min", s / 60.0)
 }
 
 /// The report as Markdown; `charts` are the image files written beside it.
@@ -203,82 +221,11 @@ pub fn render(r: &Report, charts: &Charts) -> String {
     for m in &r.matchups {
         matchup(&mut s, m);
     }
-
-    let _ = writeln!(s, "## Guidance on / off\n");
-    let _ = writeln!(
-        s,
-        "Updates and training time until the policy first reached the random-bot threshold \
-         ({:.2} win rate against two random bots, evaluated every {} updates on {} hands). \
-         Training time is wall-clock on the training machine and depends on what else ran \
-         there; updates are the comparable measure.\n",
-        r.run.random_threshold,
-        r.run
-            .config
-            .get("eval_every")
-            .map(|v| v.to_string())
-            .unwrap_or_else(|| "?".into()),
-        r.run
-            .config
-            .get("eval_hands")
-            .map(|v| v.to_string())
-            .unwrap_or_else(|| "?".into()),
-    );
-    let _ = writeln!(
-        s,
-        "| run | guidance | seed | updates | training time | random-bot threshold first reached | \
-         last eval vs random | last eval vs efficiency |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
-    guidance_row(&mut s, &r.run);
-    match &r.ablation {
-        Some(a) => {
-            guidance_row(&mut s, a);
-            let common = r.run.updates.min(a.updates);
-            let _ = writeln!(s);
-            let at = |run: &RunSummary| {
-                run.eval_at(common)
-                    .map(|e| {
-                        format!(
-                            "{:.3} vs random, {} vs efficiency (update {})",
-                            e.random_win_rate,
-                            e.eff_win_rate
-                                .map(|w| format!("{w:.3}"))
-                                .unwrap_or_else(|| "—".into()),
-                            e.update
-                        )
-                    })
-                    .unwrap_or_else(|| "no evaluation".into())
-            };
-            let _ = writeln!(
-                s,
-                "At the same number of updates ({common}): guidance {} — {}; guidance {} — {}.\n",
-                r.run.guidance,
-                at(&r.run),
-                a.guidance,
-                at(a)
-            );
-            if let Some(g) = charts.guidance {
-                let _ = writeln!(
-                    s,
-                    "![guidance on and off: win rates by update and by training time]({g})\n"
-                );
-                let _ = writeln!(
-                    s,
-                    "Both runs on one chart: top row against two random bots, bottom row \
-                     against two efficiency bots; left column by update, right column by \
-                     training time, each column on one x axis for both runs (the shorter run \
-                     simply ends earlier). Faint points and lines are the individual \
-                     evaluations, bold lines their exponential moving average run forwards \
-                     and then backwards, which does not lag (time constant a fortieth of the \
-                     longer run's updates), dashed lines the stop thresholds.\n"
-                );
-            }
-        }
-        None => {
-            let _ = writeln!(s, "\n(No ablation run was given.)\n");
-        }
+    if let Some(p) = &r.previous {
+        previous(&mut s, r, p);
     }
 
+    super::guidance_section::render(r, charts, &mut s);
     super::search_section::render(&r.search, &mut s);
     let _ = writeln!(s, "## Training run\n");
     let run = &r.run;

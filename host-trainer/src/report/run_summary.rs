@@ -22,6 +22,10 @@ pub struct EvalPoint {
     pub eff_win_rate: Option<f64>,
     /// Policy points per hand against two efficiency bots (if evaluated).
     pub eff_points: Option<f64>,
+    /// Points per hand of the policy minus the efficiency bot's in the same seats,
+    /// paired by wall, with its 95 % interval: `[mean, low, high]` (runs that evaluated
+    /// paired only).
+    pub paired_points: Option<[f64; 3]>,
 }
 
 /// The training diagnostics of one update (every metrics row has them).
@@ -52,8 +56,11 @@ pub struct RunSummary {
     pub git_revision: String,
     /// Master seed.
     pub seed: u64,
-    /// `On` or `Off`.
+    /// `on` or `off` (`On` or `Off` in older runs).
     pub guidance: String,
+    /// What the guidance imitated (`value-scores`, `eff`, `search`); runs from before
+    /// `--teacher` had only the value scores.
+    pub teacher: String,
     /// Updates done.
     pub updates: u64,
     /// Training seconds (summed over resumed sessions).
@@ -78,6 +85,15 @@ pub struct RunSummary {
 
 fn number(row: &Value, key: &str) -> Option<f64> {
     row.get(key).and_then(Value::as_f64)
+}
+
+/// `[mean, low, high]` of a row's paired evaluation, when it has all three.
+fn paired_points(row: &Value) -> Option<[f64; 3]> {
+    Some([
+        number(row, "eval_paired_points")?,
+        number(row, "eval_paired_points_low")?,
+        number(row, "eval_paired_points_high")?,
+    ])
 }
 
 impl RunSummary {
@@ -107,6 +123,11 @@ impl RunSummary {
             .get("guidance")
             .and_then(Value::as_str)
             .unwrap_or("On")
+            .to_string();
+        let teacher = config
+            .get("teacher")
+            .and_then(Value::as_str)
+            .unwrap_or("value-scores")
             .to_string();
         let random_threshold = config
             .get("win_rate_random")
@@ -152,6 +173,7 @@ impl RunSummary {
                     random_win_rate: number(row, "eval_random_win_rate")?,
                     eff_win_rate: number(row, "eval_eff_win_rate"),
                     eff_points: number(row, "eval_eff_points"),
+                    paired_points: paired_points(row),
                 })
             })
             .collect();
@@ -178,6 +200,7 @@ impl RunSummary {
             git_revision,
             seed,
             guidance,
+            teacher,
             updates,
             elapsed_s,
             samples,
@@ -188,6 +211,29 @@ impl RunSummary {
             first_random_threshold,
             training,
         })
+    }
+
+    /// Whether the run trained with guidance.
+    pub fn guided(&self) -> bool {
+        self.guidance.eq_ignore_ascii_case("on")
+    }
+
+    /// `guidance off`, or `guidance on, teacher T`.
+    pub fn guidance_label(&self) -> String {
+        if self.guided() {
+            format!("guidance on, teacher {}", self.teacher)
+        } else {
+            "guidance off".into()
+        }
+    }
+
+    /// The last evaluation at or before `elapsed_s` seconds of training.
+    pub fn eval_by_time(&self, elapsed_s: f64) -> Option<EvalPoint> {
+        self.evals
+            .iter()
+            .rev()
+            .find(|e| e.elapsed_s <= elapsed_s)
+            .copied()
     }
 
     /// The last evaluation at or before `update`.
@@ -222,7 +268,7 @@ mod tests {
             r#"{"update":2,"samples":20,"hands":2,"elapsed_s":4.0,"eval_random_win_rate":0.3,"eval_eff_win_rate":0.1,"eval_eff_points":-0.5}"#,
             r#"{"update":3,"samples":30,"hands":3,"elapsed_s":6.0,"eval_random_win_rate":null}"#,
             // A resumed session redoes update 3 and goes on.
-            r#"{"update":3,"samples":31,"hands":3,"elapsed_s":6.5,"eval_random_win_rate":0.5,"eval_eff_win_rate":0.2,"eval_eff_points":-0.1}"#,
+            r#"{"update":3,"samples":31,"hands":3,"elapsed_s":6.5,"eval_random_win_rate":0.5,"eval_eff_win_rate":0.2,"eval_eff_points":-0.1,"eval_paired_points":0.2,"eval_paired_points_low":-0.1,"eval_paired_points_high":0.5}"#,
             r#"{"update":4,"samples":40,"hands":4,"elapsed_s":8.0,"eval_random_win_rate":0.6,"entropy":1.5,"value_loss":0.2,"guidance_loss":0.9,"approx_kl":0.01}"#,
         ];
         write_run(&dir, &(rows.join("\n") + "\n"));
@@ -242,6 +288,13 @@ mod tests {
         assert_eq!(s.eval_at(2).unwrap().eff_points, Some(-0.5));
         assert_eq!(s.eval_at(10).unwrap().update, 4);
         assert!(s.eval_at(1).is_none());
+        assert_eq!(s.eval_by_time(6.4).unwrap().update, 2);
+        assert_eq!(s.eval_by_time(6.5).unwrap().update, 3);
+        assert!(s.eval_by_time(3.9).is_none());
+        assert_eq!((s.teacher.as_str(), s.guided()), ("value-scores", false));
+        assert_eq!(s.guidance_label(), "guidance off");
+        assert_eq!(s.eval_at(3).unwrap().paired_points, Some([0.2, -0.1, 0.5]));
+        assert_eq!(s.eval_at(2).unwrap().paired_points, None);
         let _ = std::fs::remove_dir_all(&dir);
     }
 

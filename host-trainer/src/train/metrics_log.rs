@@ -127,6 +127,13 @@ pub fn draw_curve(run_dir: &Path, rows: &[MetricsRow], cfg: &TrainConfig) -> Res
                 random_win_rate: r.eval_random_win_rate?,
                 eff_win_rate: r.eval_eff_win_rate,
                 eff_points: r.eval_eff_points,
+                paired_points: (|| {
+                    Some([
+                        r.eval_paired_points?,
+                        r.eval_paired_points_low?,
+                        r.eval_paired_points_high?,
+                    ])
+                })(),
             })
         })
         .collect();

@@ -55,7 +55,9 @@
 //! efficiency bot's exact choice over every legal action — discards, pon, kan, chi,
 //! pass, tsumo, ron — which the workers record with each decision; or `search`, the
 //! softmax of rollout-search values of every candidate action on a fraction of the
-//! decisions ([`search_teacher`]). `c_g` decays
+//! decisions ([`search_teacher`]). The default is `eff`, by the ablation in
+//! `models/tenhou-sanma/REPORT.md` (at 300 updates its final model gains +679
+//! points/hand on the efficiency bot, value-scores' −13). `c_g` decays
 //! linearly from `--guidance-coef` to `--guidance-floor` over `--guidance-updates`
 //! updates and stays there (a floor above 0 keeps an anchor to the teacher).
 //!

@@ -844,6 +844,9 @@ mod tests {
         // 34 tile tokens.
         let old: TrainConfig = serde_json::from_str(r#"{"rules": "sanma"}"#).unwrap();
         assert_eq!(old.tokens, Tokens::All);
+        // Likewise before --teacher: the value scores; a new run imitates the bot.
+        assert_eq!(old.teacher, super::Teacher::ValueScores);
+        assert_eq!(TrainConfig::default().teacher, super::Teacher::Eff);
         assert_eq!(model_config(&old).tokens, TileSet::FourPlayer);
         let new = TrainConfig::default();
         assert_eq!(new.tokens, Tokens::Rules);

@@ -13,10 +13,10 @@
 //! heuristic of the discard alone.
 
 use anyhow::{anyhow, Result};
-use engine::game::{LegalActions, Observation, Phase};
+use engine::game::{LegalActions, Observation, Phase, RuleError};
 use engine::rng::Rng;
 use engine::Rules;
-use search::{search, SearchConfig};
+use search::{search, SearchConfig, SearchError};
 
 /// How the workers label decisions (part of `WorkerSetup`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -32,6 +32,7 @@ pub struct SearchTeacher {
     setup: SearchTeacherSetup,
     config: SearchConfig,
     rng: Rng,
+    refused: u64,
 }
 
 impl SearchTeacher {
@@ -47,6 +48,7 @@ impl SearchTeacher {
             setup,
             config,
             rng: Rng::new(seed),
+            refused: 0,
         })
     }
 
@@ -60,13 +62,31 @@ impl SearchTeacher {
             return Ok(Vec::new());
         }
         self.config.seed = self.rng.next_u64();
-        let result =
-            search(obs, legal, &self.config).map_err(|e| anyhow!("search teacher: {e}"))?;
+        let result = match search(obs, legal, &self.config) {
+            Ok(r) => r,
+            // A position the determinization refuses (under riichi rules: a seat in
+            // riichi whose tenpai hand it failed to build within its tries) teaches
+            // nothing; the decision goes without a target, as an unsearched one does,
+            // and the worker plays on.
+            Err(SearchError::Rule(RuleError::BadSetup)) => {
+                self.refused += 1;
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(anyhow!("search teacher: {e}")),
+        };
         Ok(result
             .values()
             .into_iter()
             .map(|(a, v)| (a.index() as u16, v as f32))
             .collect())
+    }
+}
+
+impl SearchTeacher {
+    /// Decisions drawn for labelling whose position the search refused (they got no
+    /// target).
+    pub fn refused(&self) -> u64 {
+        self.refused
     }
 }
 
@@ -161,5 +181,44 @@ mod tests {
         assert!(t.label(&obs, &legal).unwrap().is_empty());
         // Applying any action leaves the game playable (the teacher does not touch it).
         game.apply(seat, legal.as_slice()[0]).unwrap();
+    }
+
+    /// Labels decisions of efficiency-bot hands under Tenhou sanma (riichi, kita, red
+    /// fives): every label is over legal candidates with finite values, and a refused
+    /// position is skipped, never an error that would end the worker.
+    #[test]
+    fn labels_riichi_decisions_of_whole_hands() {
+        use engine::bots::{play_hand, Agent, EfficiencyBot};
+        use engine::game::Action;
+        use std::cell::RefCell;
+
+        struct Labeller<'a>(&'a RefCell<(SearchTeacher, u32)>);
+        impl Agent for Labeller<'_> {
+            fn act(&mut self, obs: &Observation, legal: &LegalActions) -> Action {
+                let mut t = self.0.borrow_mut();
+                let v =
+                    t.0.label(obs, legal)
+                        .expect("labelling never fails on a position");
+                for (a, x) in &v {
+                    let action = Action::from_index(*a as usize).unwrap();
+                    assert!(legal.contains(action) && x.is_finite(), "{action:?} {x}");
+                }
+                t.1 += u32::from(!v.is_empty());
+                EfficiencyBot.act(obs, legal)
+            }
+        }
+        let rules = Rules::tenhou_sanma();
+        let setup = SearchTeacherSetup {
+            fraction: 0.25,
+            rollouts: 2,
+        };
+        let shared = RefCell::new((SearchTeacher::new(&rules, setup, 7).unwrap(), 0));
+        for seed in 0..3 {
+            let mut game = engine::game::Game::new(rules, seed).unwrap();
+            let mut agents: Vec<Labeller> = (0..3).map(|_| Labeller(&shared)).collect();
+            play_hand(&mut game, &mut agents).unwrap();
+        }
+        let (_, labelled) = shared.into_inner();
+        assert!(labelled >= 5, "{labelled} labels");
     }
 }

@@ -1,9 +1,10 @@
 //! The learner's side of self-play: the worker threads, parameter pushes, and the
 //! gathering of one update's samples from the bounded replay channel.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,9 @@ use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 pub struct Workers {
     params: Vec<Sender<Arc<Vec<u8>>>>,
     handles: Vec<JoinHandle<Result<()>>>,
+    /// Each failed worker's error (or panic message), so that the learner, which sees
+    /// only the channel go quiet, can say why.
+    failures: Arc<Mutex<Vec<String>>>,
     samples: Receiver<Vec<u8>>,
     stop: Arc<AtomicBool>,
     /// While set, workers idle (the learner evaluates).
@@ -73,6 +77,7 @@ impl Workers {
         let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(cfg.replay_capacity.max(1));
         let mut params = Vec::new();
         let mut handles = Vec::new();
+        let failures = Arc::new(Mutex::new(Vec::new()));
         for w in 0..count {
             let (ptx, prx) = mpsc::channel::<Arc<Vec<u8>>>();
             params.push(ptx);
@@ -103,16 +108,29 @@ impl Workers {
                 stop: stop.clone(),
                 pause: pause.clone(),
             };
+            let failed = failures.clone();
             handles.push(
                 std::thread::Builder::new()
                     .name(format!("selfplay-{w}"))
-                    .spawn(move || run_worker(setup, links))
+                    .spawn(move || {
+                        let result = catch_unwind(AssertUnwindSafe(|| run_worker(setup, links)))
+                            .unwrap_or_else(|panic| {
+                                Err(anyhow!("panicked: {}", panic_message(panic.as_ref())))
+                            });
+                        if let Err(e) = &result {
+                            if let Ok(mut f) = failed.lock() {
+                                f.push(format!("worker {w}: {e:#}"));
+                            }
+                        }
+                        result
+                    })
                     .context("spawning a worker")?,
             );
         }
         Ok(Workers {
             params,
             handles,
+            failures,
             samples: rx,
             stop,
             pause,
@@ -170,16 +188,28 @@ impl Workers {
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     if self.handles.iter().all(|h| h.is_finished()) {
-                        return Err(anyhow!("all self-play workers ended"));
+                        return Err(self.ended());
                     }
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    return Err(anyhow!("all self-play workers ended"));
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
             }
         }
         c.wait_s = start.elapsed().as_secs_f64();
         Ok(Some(c))
+    }
+
+    /// The error of a learner whose workers have all ended, with their reasons.
+    fn ended(&self) -> anyhow::Error {
+        let reasons = self
+            .failures
+            .lock()
+            .map(|f| f.join("; "))
+            .unwrap_or_default();
+        if reasons.is_empty() {
+            anyhow!("all self-play workers ended")
+        } else {
+            anyhow!("all self-play workers ended: {reasons}")
+        }
     }
 
     /// Stops and joins every worker; the first worker error, if any.
@@ -199,6 +229,17 @@ impl Workers {
             Some(e) => Err(e.context("self-play worker failed")),
             None => Ok(()),
         }
+    }
+}
+
+/// The text of a panic payload (`panic!` with a literal or a formatted message).
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "(no message)".into()
     }
 }
 

@@ -23,7 +23,7 @@ use engine::game::{Action, Observation, Phase};
 use engine::{Rules, Tile};
 use serde_json::{json, Value};
 
-use crate::logs::mjai::{field, parse_tile, Dialect};
+use crate::logs::mjai::{field, parse_tile, round_wind, start_scores, Dialect};
 use crate::logs::{preset_for, CallKind, LogTile};
 use answer::Decider;
 use state::{HandView, Start};
@@ -274,18 +274,8 @@ impl Bot {
             .iter()
             .map(|t| maybe_tile(t)?.context("the seat's own tehai is hidden (\"?\")"))
             .collect::<Result<Vec<_>>>()?;
-        let round = match field(e, "bakaze")?.as_str() {
-            Some("E") => 0,
-            Some("S") => 1,
-            Some("W") => 2,
-            Some("N") => 3,
-            other => bail!("bakaze {other:?}"),
-        };
-        let mut scores = [0i32; 4];
-        let sv = field(e, "scores")?.as_array().context("\"scores\"")?;
-        for (s, v) in scores.iter_mut().zip(sv) {
-            *s = i32::try_from(v.as_i64().context("a score is not a number")?)?;
-        }
+        let round = round_wind(e)?;
+        let scores = start_scores(e)?;
         let start = Start {
             round,
             dealer: small(e, "oya")?,
