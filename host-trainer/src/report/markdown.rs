@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::arena::paired::PairedComparison;
 use crate::arena::stats::Estimate;
 use crate::arena::KindReport;
 use crate::clock::civil_utc;
@@ -64,14 +65,10 @@ pub(super) fn matchup(s: &mut String, m: &Matchup) {
     let _ = writeln!(s, "|---|---|---|---|---|---|---|");
     kind_row(s, "**model**", &m.model);
     kind_row(s, "efficiency bot, same seats and walls", &m.eff);
-    let d = &m.difference;
-    let _ = writeln!(
+    difference_row(
         s,
-        "| **model − efficiency bot** (paired by wall) | {} | {} | {} | — | {} | — |",
-        d.seat_hands,
-        pct_diff(&d.win_rate),
-        pct_diff(&d.deal_in_rate),
-        num(&d.points_per_hand),
+        "**model − efficiency bot** (paired by wall)",
+        &m.difference,
     );
     let _ = writeln!(s);
     let others: Vec<&KindReport> = m
@@ -128,16 +125,21 @@ fn previous(s: &mut String, r: &Report, p: &PreviousModel) {
             &p.versus_eff.difference,
         ),
     ] {
-        let _ = writeln!(
-            s,
-            "| {who} | {} | {} | {} | — | {} | — |",
-            d.seat_hands,
-            pct_diff(&d.win_rate),
-            pct_diff(&d.deal_in_rate),
-            num(&d.points_per_hand),
-        );
+        difference_row(s, who, d);
     }
     let _ = writeln!(s);
+}
+
+/// A paired difference as a row of the seat tables (no draw rate or winning turn).
+fn difference_row(s: &mut String, who: &str, d: &PairedComparison) {
+    let _ = writeln!(
+        s,
+        "| {who} | {} | {} | {} | — | {} | — |",
+        d.seat_hands,
+        pct_diff(&d.win_rate),
+        pct_diff(&d.deal_in_rate),
+        num(&d.points_per_hand),
+    );
 }
 
 pub(super) fn minutes(s: f64) -> String {
