@@ -100,11 +100,17 @@ fn the_guidance_chart_draws_runs_of_different_lengths_with_a_legend() {
         root.present().unwrap();
     }
     assert!(dark(&buf, w, (400, 800), (0, 40)) > 150, "no title");
-    // Each of the four panels has a legend in its lower right corner.
+    // Each of the four panels has a legend at its right: in the lower corner of the
+    // top row (rates against random bots rise through the middle), in the upper corner
+    // of the bottom row (rates against efficiency bots sit low), below the caption.
     let (cw, ch) = (w / 2, (h - 40) / 2);
     for (col, row) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
         let x0 = col * cw + cw - 250;
-        let y0 = 40 + row * ch + ch - 150;
+        let y0 = if row == 0 {
+            40 + row * ch + ch - 150
+        } else {
+            40 + row * ch + 40
+        };
         assert!(
             dark(&buf, w, (x0, x0 + 230), (y0, y0 + 80)) > 80,
             "no legend in panel ({col}, {row})"
