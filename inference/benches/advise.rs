@@ -1,10 +1,12 @@
 //! Advice latency: `cargo bench -p mahjong-inference --bench advise`.
 //!
 //! Exports a randomly initialised model of the trainer's default shape (2 layers,
-//! d_model 64, 4 heads, ff 128), loads it with tract, and times `advise` (encode +
-//! forward pass + masked softmax + efficiency facts) on decision points of seeded
-//! self-play, against the efficiency-only advisor in the same run. Prints p50/p99,
-//! their ratio and the ONNX file size. Then the same for each shipped model
+//! d_model 64, 4 heads, ff 128), loads it, and times `advise` (encode + forward pass +
+//! masked softmax + efficiency facts) on decision points of seeded self-play, against
+//! the efficiency-only advisor and against the same model with every forward pass run
+//! by tract (`Advisor::tract_only`, the reference of the plain `f32` pass the advisor
+//! uses for single positions) in the same run. Prints p50/p99, their ratios and the
+//! ONNX file size. Then the same for each shipped model
 //! (`models/default.onnx` on the simple sanma rules, `models/tenhou-sanma/model.onnx`
 //! on Tenhou sanma), on decision points of its own rules.
 
@@ -75,6 +77,11 @@ fn main() {
     .expect("export");
     let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     let model = Advisor::load(&path).expect("load");
+    assert!(
+        model.uses_plain_forward(),
+        "the plain pass was not taken up"
+    );
+    let tract = model.tract_only();
     let eff = Advisor::efficiency_only();
     let pos = positions(1000, |seed| {
         if seed % 2 == 0 {
@@ -86,9 +93,11 @@ fn main() {
     // Warm-up, then interleave nothing: each advisor timed over the same positions.
     time(&model, &pos[..100], 1);
     time(&eff, &pos[..100], 1);
+    time(&tract, &pos[..100], 1);
     let rounds = 3;
     let (m50, m99, mmean) = percentiles(time(&model, &pos, rounds));
     let (e50, e99, emean) = percentiles(time(&eff, &pos, rounds));
+    let (r50, r99, rmean) = percentiles(time(&tract, &pos, rounds));
     let turn: Vec<_> = pos
         .iter()
         .filter(|(_, l)| l.iter().any(|a| matches!(a, Action::Discard(_))))
@@ -106,10 +115,16 @@ fn main() {
         turn.len()
     );
     println!("  efficiency-only     p50 {e50:8.1}  p99 {e99:8.1}  mean {emean:8.1}");
+    println!("  tract for every pass p50 {r50:7.1}  p99 {r99:8.1}  mean {rmean:8.1}");
     println!(
         "  ratio model/efficiency: p50 {:.2}x  p99 {:.2}x",
         m50 / e50,
         m99 / e99
+    );
+    println!(
+        "  ratio model/tract-only: p50 {:.2}x  p99 {:.2}x",
+        m50 / r50,
+        m99 / r99
     );
     println!(
         "  ONNX file size: {size} bytes ({:.1} KiB)",
@@ -141,20 +156,30 @@ fn shipped(file: &str, rules: Rules, eff: &Advisor, rounds: usize) {
             return;
         }
     };
+    let tract = model.tract_only();
     let pos = positions(1000, |_| rules);
     time(&model, &pos[..100], 1);
+    time(&tract, &pos[..100], 1);
     let (m50, m99, mmean) = percentiles(time(&model, &pos, rounds));
     let (e50, e99, _) = percentiles(time(eff, &pos, rounds));
+    let (r50, r99, _) = percentiles(time(&tract, &pos, rounds));
     println!(
         "shipped model {file} over {} decision points of its rules x {rounds} rounds (µs):",
         pos.len()
     );
     println!("  model advisor       p50 {m50:8.1}  p99 {m99:8.1}  mean {mmean:8.1}");
     println!("  efficiency-only     p50 {e50:8.1}  p99 {e99:8.1}");
+    println!("  tract for every pass p50 {r50:7.1}  p99 {r99:8.1}");
     println!(
         "  ratio model/efficiency: p50 {:.2}x  p99 {:.2}x",
         m50 / e50,
         m99 / e99
+    );
+    println!(
+        "  ratio model/tract-only: p50 {:.2}x  p99 {:.2}x  (plain pass used: {})",
+        m50 / r50,
+        m99 / r99,
+        model.uses_plain_forward()
     );
     println!(
         "  goal p99 <= 1000 µs: {}",

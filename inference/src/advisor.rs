@@ -17,10 +17,14 @@ use tract_onnx::prelude::*;
 
 use crate::error::{Error, Result};
 use crate::legal::legal_actions;
+use crate::plain::{probe_input, PlainForward};
 use crate::reference::masked_softmax;
 use crate::sidecar::Sidecar;
 
 type Plan = TypedRunnableModel;
+
+/// Probe inputs on which the plain pass must agree with tract before it is used.
+const PROBES: u64 = 3;
 
 /// What ranked the actions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -106,6 +110,9 @@ struct Model {
     plan: Arc<Plan>,
     /// Batch size 1.
     single: Arc<Plan>,
+    /// Batch size 1 without tract, when the graph is the exporter's and agreed with
+    /// tract at load time ([`crate::plain`]).
+    plain: Option<Arc<PlainForward>>,
     path: PathBuf,
     sidecar: Sidecar,
     /// The observation encoding it reads (from the sidecar).
@@ -205,65 +212,70 @@ impl Advisor {
             detail,
         };
         let encoding = sidecar.encoding()?;
-        let (plan, single) =
-            catch_unwind(AssertUnwindSafe(|| -> Result<(Arc<Plan>, Arc<Plan>)> {
-                let onnx = tract_onnx::onnx();
-                let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| {
-                    model_err(format!(
-                        "not a valid ONNX file (corrupt or truncated?): {}",
-                        tract_err(e)
-                    ))
+        type Plans = (Arc<Plan>, Arc<Plan>, Option<PlainForward>);
+        let (plan, single, plain) = catch_unwind(AssertUnwindSafe(|| -> Result<Plans> {
+            let onnx = tract_onnx::onnx();
+            let proto = onnx.proto_model_for_read(&mut &bytes[..]).map_err(|e| {
+                model_err(format!(
+                    "not a valid ONNX file (corrupt or truncated?): {}",
+                    tract_err(e)
+                ))
+            })?;
+            if let Some(v) = proto
+                .metadata_props
+                .iter()
+                .find(|p| p.key == "mahjong.encoding_version")
+            {
+                let model: u32 = v.value.parse().map_err(|_| {
+                    model_err(format!("bad encoding_version metadata {:?}", v.value))
                 })?;
-                if let Some(v) = proto
-                    .metadata_props
-                    .iter()
-                    .find(|p| p.key == "mahjong.encoding_version")
-                {
-                    let model: u32 = v.value.parse().map_err(|_| {
-                        model_err(format!("bad encoding_version metadata {:?}", v.value))
-                    })?;
-                    if model != encoding.version() {
-                        return Err(model_err(format!(
-                            "the ONNX file is for encoding version {model}, its sidecar says \
+                if model != encoding.version() {
+                    return Err(model_err(format!(
+                        "the ONNX file is for encoding version {model}, its sidecar says \
                              {}",
-                            encoding.version()
-                        )));
-                    }
+                        encoding.version()
+                    )));
                 }
-                let plan = onnx
-                    .model_for_proto_model(&proto)
-                    .and_then(|m| m.into_optimized())
-                    .and_then(|m| m.into_runnable())
-                    .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
-                // A second plan specialised to one observation: fixed shapes let tract pick
-                // its kernels once, which is what single-position advice wants.
-                let single = onnx
-                    .model_for_proto_model(&proto)
-                    .and_then(|m| {
-                        m.with_input_fact(
-                            0,
-                            InferenceFact::dt_shape(
-                                DatumType::F32,
-                                [1usize, NUM_TOKENS, encoding.token_features()],
-                            ),
-                        )
-                    })
-                    .and_then(|m| m.into_optimized())
-                    .and_then(|m| m.into_runnable())
-                    .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
-                Ok((plan, single))
-            }))
-            .map_err(|_| model_err("the ONNX loader failed on this file (corrupt?)".into()))??;
+            }
+            let plan = onnx
+                .model_for_proto_model(&proto)
+                .and_then(|m| m.into_optimized())
+                .and_then(|m| m.into_runnable())
+                .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
+            // A second plan specialised to one observation: fixed shapes let tract pick
+            // its kernels once, which is what single-position advice wants.
+            let single = onnx
+                .model_for_proto_model(&proto)
+                .and_then(|m| {
+                    m.with_input_fact(
+                        0,
+                        InferenceFact::dt_shape(
+                            DatumType::F32,
+                            [1usize, NUM_TOKENS, encoding.token_features()],
+                        ),
+                    )
+                })
+                .and_then(|m| m.into_optimized())
+                .and_then(|m| m.into_runnable())
+                .map_err(|e| model_err(format!("cannot build the model: {e:#}")))?;
+            let plain = PlainForward::from_onnx(&proto, &sidecar.model, encoding).ok();
+            Ok((plan, single, plain))
+        }))
+        .map_err(|_| model_err("the ONNX loader failed on this file (corrupt?)".into()))??;
         let model = Model {
             plan,
             single,
+            plain: None,
             path: path.into(),
             sidecar,
             encoding,
         };
-        let advisor = Advisor {
+        let mut advisor = Advisor {
             model: Some(Arc::new(model)),
         };
+        if let Some(plain) = plain {
+            advisor = advisor.with_plain_if_it_agrees(plain)?;
+        }
         // A probe run proves the graph has our input and output shapes.
         let (logits, values) = advisor
             .evaluate(&vec![0f32; encoding.encoded_len()])
@@ -282,6 +294,57 @@ impl Advisor {
             });
         }
         Ok(advisor)
+    }
+
+    /// This advisor with `plain` as its batch-1 pass if it gives tract's outputs on
+    /// probe inputs (within 1e-3, relative above 1); unchanged otherwise.
+    fn with_plain_if_it_agrees(self, plain: PlainForward) -> Result<Advisor> {
+        let Some(model) = &self.model else {
+            return Ok(self);
+        };
+        let len = model.encoding.encoded_len();
+        for seed in 0..PROBES {
+            let obs = probe_input(len, seed);
+            let (logits, values) = self.evaluate(&obs)?;
+            let Ok((l, v)) = plain.forward(&obs) else {
+                return Ok(self);
+            };
+            let close = |a: f32, b: f32| (a - b).abs() <= 1e-3 * (1.0 + b.abs());
+            if l.len() != logits.len()
+                || !l.iter().zip(&logits).all(|(&a, &b)| close(a, b))
+                || !close(v, values[0])
+            {
+                return Ok(self);
+            }
+        }
+        Ok(self.with_plain(Some(Arc::new(plain))))
+    }
+
+    /// A copy whose batch-1 pass is `plain` (`None`: tract for every batch).
+    fn with_plain(&self, plain: Option<Arc<PlainForward>>) -> Advisor {
+        let model = self.model.as_ref().map(|m| {
+            Arc::new(Model {
+                plan: m.plan.clone(),
+                single: m.single.clone(),
+                plain,
+                path: m.path.clone(),
+                sidecar: m.sidecar.clone(),
+                encoding: m.encoding,
+            })
+        });
+        Advisor { model }
+    }
+
+    /// The same advisor with every forward pass run by tract (the reference of the
+    /// plain pass in the latency bench and the tests).
+    pub fn tract_only(&self) -> Advisor {
+        self.with_plain(None)
+    }
+
+    /// Whether single observations are evaluated by the plain `f32` pass
+    /// ([`crate::plain`]) rather than tract.
+    pub fn uses_plain_forward(&self) -> bool {
+        self.model.as_ref().is_some_and(|m| m.plain.is_some())
     }
 
     /// Whether a model is loaded.
@@ -326,6 +389,10 @@ impl Advisor {
             )));
         }
         let b = obs.len() / len;
+        if let (1, Some(plain)) = (b, &model.plain) {
+            let (logits, value) = plain.forward(obs).map_err(Error::Inference)?;
+            return Ok((logits, vec![value]));
+        }
         let features = model.encoding.token_features();
         let run = || -> TractResult<(Vec<f32>, Vec<f32>)> {
             let input = tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, features], obs)?;

@@ -8,6 +8,9 @@
 //!   threads), and ranks every legal action of an observation with its policy
 //!   probability, the critic's value and the efficiency facts of each discard; or,
 //!   without a model, ranks by the engine's value scores alone.
+//! - [`plain`]: the same forward pass for one observation in plain `f32` loops, with
+//!   the weights read back from the ONNX file; the advisor uses it for single
+//!   positions once it has agreed with tract at load time.
 //! - [`shipped`]: the shipped model (`models/default.onnx`), compiled in.
 //! - [`position`]: a JSON / compact-string position format turned into an
 //!   `engine::game::Observation` plus its legal actions.
@@ -21,6 +24,7 @@ pub mod advisor;
 pub mod error;
 pub mod legal;
 pub mod onnx_export;
+pub mod plain;
 pub mod position;
 pub mod reference;
 pub mod shipped;

@@ -1,5 +1,6 @@
-//! Differential tests: the exported ONNX run by tract equals the pure-Rust reference
-//! forward pass on observations from real self-play.
+//! Differential tests: the exported ONNX run by tract (`Advisor::tract_only`, batch 1
+//! included) equals the pure-Rust reference forward pass on observations from real
+//! self-play.
 
 mod common;
 
@@ -25,7 +26,9 @@ fn exported(cfg: ModelConfig, seed: u64, name: &str) -> (Weights, Advisor) {
     let path = dir.join("model.onnx");
     let sidecar = Sidecar::new(cfg, "four-player", "test", 0, "parity test");
     export(&w, &sidecar, &path).unwrap();
-    (w, Advisor::load(&path).unwrap())
+    // Every pass through tract: batch 1 would otherwise take the plain pass, which
+    // `tests/plain.rs` checks against tract.
+    (w, Advisor::load(&path).unwrap().tract_only())
 }
 
 fn check(cfg: ModelConfig, seed: u64, name: &str) {
@@ -196,7 +199,7 @@ fn tract_matches_reference_encoding_v2() {
         let mut sidecar = Sidecar::new(cfg, "tenhou-sanma", "test", 0, "parity test");
         sidecar.encoding_version = 2;
         export(&w, &sidecar, &path).unwrap();
-        let advisor = Advisor::load(&path).unwrap();
+        let advisor = Advisor::load(&path).unwrap().tract_only();
         assert_eq!(advisor.encoding(), Some(Encoding::V2));
         let actions = Encoding::V2.policy_actions();
         let mut max_logit = 0f32;
