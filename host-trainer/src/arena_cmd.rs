@@ -221,11 +221,20 @@ pub fn run(args: Args) -> Result<()> {
         played.push((walls, report));
     }
     bar.finish_and_clear();
-    use host_trainer::search_agent::{SEARCHES, SEARCH_FAILURES, SEARCH_MICROS};
+    use host_trainer::search_agent::{
+        SEARCHES, SEARCH_FAILURES, SEARCH_FAILURE_REASONS, SEARCH_MICROS,
+    };
     use std::sync::atomic::Ordering::Relaxed;
     let failures = SEARCH_FAILURES.load(Relaxed);
+    let failure_reasons = SEARCH_FAILURE_REASONS
+        .lock()
+        .map(|r| r.clone())
+        .unwrap_or_default();
     if failures > 0 {
-        eprintln!("warning: {failures} searches failed (the efficiency bot decided instead)");
+        eprintln!("warning: {failures} searches failed (the efficiency bot decided instead):");
+        for (reason, n) in &failure_reasons {
+            eprintln!("  {n} x {reason}");
+        }
     }
     let searches = SEARCHES.load(Relaxed);
     let search_ms = SEARCH_MICROS.load(Relaxed) as f64 / 1e3 / searches.max(1) as f64;
@@ -279,9 +288,12 @@ pub fn run(args: Args) -> Result<()> {
             serde_json::to_string_pretty(&serde_json::json!({
                 "command": command.join(" "),
                 "git_revision": host_trainer::git_revision(),
+                "rules": args.rules.as_str(),
+                "seed": args.seed,
                 "searches": searches,
                 "search_ms_per_decision": search_ms,
                 "search_failures": failures,
+                "search_failure_reasons": failure_reasons,
                 "threads": pool.current_num_threads(),
                 "lineups": reports, "paired": comparisons,
             }))?

@@ -1,7 +1,8 @@
 //! The search (crate `mahjong-search`) as an [`Agent`]: the arena's `search` seat.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use engine::bots::{Agent, EfficiencyBot};
 use engine::game::{Action, LegalActions, Observation};
@@ -13,6 +14,8 @@ use search::{search, SearchConfig};
 
 /// Searches that failed in this process, all agents together (reported by `arena`).
 pub static SEARCH_FAILURES: AtomicU64 = AtomicU64::new(0);
+/// Why those searches failed: each error's message and how often it occurred.
+pub static SEARCH_FAILURE_REASONS: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
 /// Searches run in this process, all agents together.
 pub static SEARCHES: AtomicU64 = AtomicU64::new(0);
 /// Their total wall time in microseconds.
@@ -55,9 +58,12 @@ impl Agent for SearchAgent {
         SEARCH_MICROS.fetch_add(start.elapsed().as_micros() as u64, Ordering::Relaxed);
         match result {
             Ok(r) => r.chosen,
-            Err(_) => {
+            Err(e) => {
                 self.failures += 1;
                 SEARCH_FAILURES.fetch_add(1, Ordering::Relaxed);
+                if let Ok(mut reasons) = SEARCH_FAILURE_REASONS.lock() {
+                    *reasons.entry(e.to_string()).or_default() += 1;
+                }
                 EfficiencyBot.act(obs, legal)
             }
         }

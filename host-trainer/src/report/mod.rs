@@ -313,7 +313,11 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
         .as_deref()
         .map(|p| load_model(p, &sidecar.rules, "previous model").map(|m| (p.to_path_buf(), m)))
         .transpose()?;
-    let search = search_section::load(cfg.search_runs.as_deref(), cfg.belief.as_deref())?;
+    let search = search_section::load(
+        cfg.search_runs.as_deref(),
+        cfg.belief.as_deref(),
+        &sidecar.rules,
+    )?;
 
     let main = Table {
         rules,

@@ -47,8 +47,21 @@ fn str_of(v: &Value, key: &str) -> String {
     v.get(key).and_then(Value::as_str).unwrap_or("").to_string()
 }
 
+/// The rules a paired run played: its `rules` field (written since the tenhou-sanma
+/// search run), else its command's `--rules`, else `arena`'s default, `sanma`.
+fn rules_of(v: &Value, command: &str) -> String {
+    match v.get("rules").and_then(Value::as_str) {
+        Some(rules) => rules.to_string(),
+        None => match flag(command, "--rules") {
+            r if r.is_empty() => "sanma".into(),
+            r => r,
+        },
+    }
+}
+
 /// Reads every `*.json` of `dir` written by `arena --paired-with`, and `belief`.
-pub fn load(dir: Option<&Path>, belief: Option<&Path>) -> Result<SearchSection> {
+/// A run that played other rules than `rules` (the report's model's) is refused.
+pub fn load(dir: Option<&Path>, belief: Option<&Path>, rules: &str) -> Result<SearchSection> {
     let mut section = SearchSection::default();
     if let Some(dir) = dir {
         let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -79,8 +92,16 @@ pub fn load(dir: Option<&Path>, belief: Option<&Path>) -> Result<SearchSection> 
                         .join(",")
                 })
                 .unwrap_or_default();
+            let command = str_of(&v, "command");
+            let played = rules_of(&v, &command);
+            if played != rules {
+                bail!(
+                    "{}: this search run played rules {played:?}, but the report's model is for {rules:?}",
+                    file.display()
+                );
+            }
             section.runs.push(SearchRun {
-                command: str_of(&v, "command"),
+                command,
                 git_revision: str_of(&v, "git_revision"),
                 ms_per_decision: v
                     .get("search_ms_per_decision")
@@ -125,6 +146,15 @@ fn flag(command: &str, name: &str) -> String {
     String::new()
 }
 
+/// [`flag`], or `arena`'s default (`host-trainer arena --help`) when the command
+/// leaves the flag out.
+fn flag_or(command: &str, name: &str, default: &str) -> String {
+    match flag(command, name) {
+        f if f.is_empty() => default.into(),
+        f => f,
+    }
+}
+
 /// `command` with its program (wherever the binary was) written as `host-trainer`.
 fn as_typed(command: &str) -> String {
     match command.split_once(' ') {
@@ -149,28 +179,31 @@ pub fn render(section: &SearchSection, s: &mut String) {
          weighted by the discards made from their current hand and the wins and calls they \
          let pass) or `uniform`. Rows come from different revisions of the code (column \
          `rev`); the belief's evidence grew between them (see the issue notes). Each row \
-         is the paired duplicate comparison of the line-up with the efficiency bot in the \
-         searching seat on the same walls (search minus eff; 95 % intervals, walls as \
-         clusters). Budgets are rollouts per candidate (load-independent); ms/decision is \
-         the measured mean wall time of one search on the arena's threads.\n"
+         is the paired duplicate comparison of its line-up with the line-up after `vs` on \
+         the same walls (the first minus the second: search minus the efficiency bot in \
+         the searching seat, or the model minus the search; 95 % intervals, walls as \
+         clusters). A row of the report's seed plays the first of the report's walls. \
+         Budgets are rollouts per candidate (load-independent); ms/decision is the \
+         measured mean wall time of one search on the arena's threads.\n"
     );
     if !section.runs.is_empty() {
         let _ = writeln!(
             s,
-            "| line-up | belief | rollouts | rev | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
+            "| line-up | belief | rollouts | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
         for r in &section.runs {
             for c in r.paired.as_array().into_iter().flatten() {
                 let cmp = &c["comparison"];
                 let _ = writeln!(
                     s,
-                    "| `{}` vs `{}` | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
+                    "| `{}` vs `{}` | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
                     r.lineup,
                     flag(&r.command, "--paired-with"),
-                    flag(&r.command, "--search-belief"),
-                    flag(&r.command, "--search-rollouts"),
+                    flag_or(&r.command, "--search-belief", "weighted"),
+                    flag_or(&r.command, "--search-rollouts", "200"),
                     r.git_revision.get(..7).unwrap_or(&r.git_revision),
+                    flag_or(&r.command, "--seed", "1"),
                     r.ms_per_decision,
                     cmp.get("seat_hands").and_then(Value::as_u64).unwrap_or(0),
                     interval(cmp, "points_per_hand", 1.0),
@@ -239,6 +272,7 @@ mod tests {
         let section = load(
             Some(&root.join("search")),
             Some(&root.join("search-belief.json")),
+            "sanma",
         )
         .unwrap();
         assert!(!section.runs.is_empty());
@@ -266,5 +300,36 @@ mod tests {
             .take_while(|l| l.starts_with('|'))
             .count();
         assert_eq!(belief_rows, models.len());
+    }
+
+    /// The tenhou-sanma search runs load for the tenhou-sanma model and are refused,
+    /// naming the file and both rule sets, for a model of other rules.
+    #[test]
+    fn search_runs_of_other_rules_are_refused() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/tenhou-sanma/search");
+        let section = load(Some(&dir), None, "tenhou-sanma").unwrap();
+        assert!(!section.runs.is_empty());
+        let err = load(Some(&dir), None, "sanma").unwrap_err().to_string();
+        assert!(
+            err.contains("tenhou-sanma") && err.contains("\"sanma\""),
+            "{err}"
+        );
+        assert!(err.contains(".json"), "{err}");
+        let simple = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models/search");
+        assert!(load(Some(&simple), None, "tenhou-sanma").is_err());
+    }
+
+    /// A file without a `rules` field falls back to its command's `--rules`, then to
+    /// `arena`'s default.
+    #[test]
+    fn rules_fall_back_to_the_command_then_the_default() {
+        let v: Value = serde_json::json!({});
+        assert_eq!(
+            rules_of(&v, "ht arena --rules tenhou-sanma --hands 3"),
+            "tenhou-sanma"
+        );
+        assert_eq!(rules_of(&v, "ht arena --hands 3"), "sanma");
+        let v: Value = serde_json::json!({"rules": "tenhou-yonma"});
+        assert_eq!(rules_of(&v, "ht arena --rules sanma"), "tenhou-yonma");
     }
 }
