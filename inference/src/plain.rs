@@ -20,10 +20,10 @@
 
 use std::collections::HashMap;
 
-use engine::encode::{Encoding, NUM_TILE_TOKENS, NUM_TOKENS};
+use engine::encode::{Encoding, NUM_TOKENS};
 use tract_onnx::pb;
 
-use crate::weights::{head_widths, ModelConfig, ABSENT_LOGIT, CALL_ACTIONS, TILE_ACTIONS};
+use crate::weights::{head_widths, place_logits, ModelConfig};
 
 /// `y = x · W + b` with `W: [inp, out]` row-major.
 #[derive(Clone, Debug)]
@@ -358,7 +358,7 @@ impl PlainForward {
         let global = &a[n * d..];
         let mut calls = Vec::new();
         self.call_head.apply::<FMA>(global, 1, &mut calls);
-        let logits = self.logits(&tiles, &calls);
+        let logits = place_logits(self.encoding, &self.rows, &tiles, &calls);
         self.value1.apply::<FMA>(global, 1, &mut y);
         for v in y.iter_mut() {
             *v = gelu(*v);
@@ -414,32 +414,6 @@ impl PlainForward {
                 }
             }
         }
-    }
-
-    /// The head outputs in the engine's action order: Discard/ClosedKan/AddedKan/Chi ×
-    /// 34, the 5 calls, then (v2) Riichi × 34, Kita, NineTerminals.
-    fn logits(&self, tiles: &[f32], calls: &[f32]) -> Vec<f32> {
-        let (tile_width, call_width) = head_widths(self.encoding);
-        let mut logits = vec![ABSENT_LOGIT; self.encoding.policy_actions()];
-        let first_calls = TILE_ACTIONS * NUM_TILE_TOKENS;
-        let riichi = first_calls + CALL_ACTIONS;
-        for (tok, &tile) in self.rows[..self.rows.len() - 1].iter().enumerate() {
-            for k in 0..tile_width {
-                let at = if k < TILE_ACTIONS {
-                    k * NUM_TILE_TOKENS + tile
-                } else {
-                    riichi + tile
-                };
-                logits[at] = tiles[tok * tile_width + k];
-            }
-        }
-        logits[first_calls..riichi].copy_from_slice(&calls[..CALL_ACTIONS]);
-        if call_width > CALL_ACTIONS {
-            let extra = riichi + NUM_TILE_TOKENS;
-            logits[extra..extra + call_width - CALL_ACTIONS]
-                .copy_from_slice(&calls[CALL_ACTIONS..]);
-        }
-        logits
     }
 }
 

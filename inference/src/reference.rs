@@ -3,12 +3,10 @@
 //! the oracle for the exported ONNX graph (differential tests) and needs nothing but
 //! [`Weights`].
 
-use engine::encode::{NUM_TILE_TOKENS, NUM_TOKENS};
+use engine::encode::NUM_TOKENS;
 
 use crate::error::{Error, Result};
-use crate::weights::{
-    head_widths, Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS,
-};
+use crate::weights::{place_logits, Weights, LAYER_NORM_EPS};
 
 /// Raw network outputs for one observation.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,27 +156,7 @@ pub fn forward(w: &Weights, obs: &[f32]) -> Result<Output> {
     let tiles = linear(&h[..n * d], n, w, "tile_head")?;
     let global = &h[n * d..];
     let calls = linear(global, 1, w, "call_head")?;
-    let (tile_width, call_width) = head_widths(encoding);
-    let mut logits = vec![ABSENT_LOGIT; encoding.policy_actions()];
-    // The engine's order: Discard/ClosedKan/AddedKan/Chi × 34, the 5 calls, then (v2)
-    // Riichi × 34, Kita, NineTerminals.
-    let first_calls = TILE_ACTIONS * NUM_TILE_TOKENS;
-    let riichi = first_calls + CALL_ACTIONS;
-    for (tok, &tile) in rows[..n].iter().enumerate() {
-        for k in 0..tile_width {
-            let at = if k < TILE_ACTIONS {
-                k * NUM_TILE_TOKENS + tile
-            } else {
-                riichi + tile
-            };
-            logits[at] = tiles[tok * tile_width + k];
-        }
-    }
-    logits[first_calls..riichi].copy_from_slice(&calls[..CALL_ACTIONS]);
-    if call_width > CALL_ACTIONS {
-        let extra = riichi + NUM_TILE_TOKENS;
-        logits[extra..extra + call_width - CALL_ACTIONS].copy_from_slice(&calls[CALL_ACTIONS..]);
-    }
+    let logits = place_logits(encoding, &rows, &tiles, &calls);
     let mut v = linear(global, 1, w, "value1")?;
     for x in v.iter_mut() {
         *x = gelu(*x);

@@ -38,6 +38,38 @@ pub fn encoding_of(version: u32, source: &str) -> Result<Encoding> {
         engine: Encoding::V2.version(),
     })
 }
+/// The heads' outputs in the engine's action order: Discard/ClosedKan/AddedKan/Chi ×
+/// 34, the 5 calls, then (v2) Riichi × 34, Kita, NineTerminals. `rows` are the token
+/// rows read (the global token last); `tiles` is `[rows − 1, tile width]`, `calls` the
+/// global token's head; tile types without a token get [`ABSENT_LOGIT`].
+pub(crate) fn place_logits(
+    encoding: Encoding,
+    rows: &[usize],
+    tiles: &[f32],
+    calls: &[f32],
+) -> Vec<f32> {
+    let (tile_width, call_width) = head_widths(encoding);
+    let mut logits = vec![ABSENT_LOGIT; encoding.policy_actions()];
+    let first_calls = TILE_ACTIONS * NUM_TILE_TOKENS;
+    let riichi = first_calls + CALL_ACTIONS;
+    for (tok, &tile) in rows[..rows.len() - 1].iter().enumerate() {
+        for k in 0..tile_width {
+            let at = if k < TILE_ACTIONS {
+                k * NUM_TILE_TOKENS + tile
+            } else {
+                riichi + tile
+            };
+            logits[at] = tiles[tok * tile_width + k];
+        }
+    }
+    logits[first_calls..riichi].copy_from_slice(&calls[..CALL_ACTIONS]);
+    if call_width > CALL_ACTIONS {
+        let extra = riichi + NUM_TILE_TOKENS;
+        logits[extra..extra + call_width - CALL_ACTIONS].copy_from_slice(&calls[CALL_ACTIONS..]);
+    }
+    logits
+}
+
 /// Epsilon of every LayerNorm (PyTorch's default).
 pub const LAYER_NORM_EPS: f32 = 1e-5;
 
