@@ -273,9 +273,6 @@ impl Advisor {
         let mut advisor = Advisor {
             model: Some(Arc::new(model)),
         };
-        if let Some(plain) = plain {
-            advisor = advisor.with_plain_if_it_agrees(plain)?;
-        }
         // A probe run proves the graph has our input and output shapes.
         let (logits, values) = advisor
             .evaluate(&vec![0f32; encoding.encoded_len()])
@@ -292,6 +289,10 @@ impl Advisor {
                     values.len()
                 ),
             });
+        }
+        // Only a graph of the expected shapes is compared with the plain pass.
+        if let Some(plain) = plain {
+            advisor = advisor.with_plain_if_it_agrees(plain)?;
         }
         Ok(advisor)
     }
