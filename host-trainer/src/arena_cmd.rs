@@ -101,6 +101,10 @@ pub struct SearchArgs {
     /// Search: discards kept as candidates by value score (plus the policy's choice).
     #[arg(long, default_value_t = 5)]
     pub search_top_k: usize,
+    /// Search: discards added as candidates, least likely to deal in first (weighted
+    /// belief only).
+    #[arg(long, default_value_t = 0)]
+    pub search_safe_k: usize,
     /// Search: standard errors by which a candidate must beat the policy's choice.
     #[arg(long, default_value_t = 2.0)]
     pub search_z: f64,
@@ -113,6 +117,21 @@ pub struct SearchArgs {
 }
 
 impl SearchArgs {
+    /// The flags as JSON, recorded with each run (so a report never has to guess a
+    /// default that may have changed since).
+    pub fn summary(&self) -> serde_json::Value {
+        serde_json::json!({
+            "rollouts": self.search_rollouts,
+            "ms": self.search_ms,
+            "belief": format!("{:?}", self.search_belief).to_lowercase(),
+            "top_k": self.search_top_k,
+            "safe_k": self.search_safe_k,
+            "z": self.search_z,
+            "proposals": self.search_proposals,
+            "win_bonus": self.search_win_bonus,
+        })
+    }
+
     /// The search configuration these flags describe.
     pub fn config(&self, rules: &engine::Rules) -> Result<SearchConfig> {
         let mut cfg = SearchConfig::new(rules).map_err(anyhow::Error::msg)?;
@@ -120,6 +139,7 @@ impl SearchArgs {
         cfg.budget_ms = self.search_ms;
         cfg.belief = self.search_belief.into();
         cfg.top_k = self.search_top_k;
+        cfg.safe_k = self.search_safe_k;
         cfg.z = self.search_z;
         cfg.proposals = self.search_proposals;
         cfg.win_bonus = self.search_win_bonus;
@@ -294,6 +314,7 @@ pub fn run(args: Args) -> Result<()> {
                 "search_ms_per_decision": search_ms,
                 "search_failures": failures,
                 "search_failure_reasons": failure_reasons,
+                "search": args.search.summary(),
                 "threads": pool.current_num_threads(),
                 "lineups": reports, "paired": comparisons,
             }))?

@@ -22,6 +22,10 @@ pub struct Args {
     /// Seed of the positions and proposals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Score only the models whose name contains one of these (comma-separated;
+    /// default: every model).
+    #[arg(long, value_delimiter = ',')]
+    pub only: Vec<String>,
     /// Also write the scores as JSON to this file.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -42,7 +46,15 @@ pub fn run(args: Args) -> Result<()> {
         args.rules,
         args.proposals
     );
-    let models = belief_eval::models(&prior);
+    let models: Vec<_> = belief_eval::models(&prior)
+        .into_iter()
+        .filter(|(name, _)| {
+            args.only.is_empty() || args.only.iter().any(|o| name.contains(o.as_str()))
+        })
+        .collect();
+    if models.is_empty() {
+        bail!("no model's name contains any of {:?}", args.only);
+    }
     // The model names are ASCII apart from "ε" (one column): width by characters.
     let w = models
         .iter()
@@ -50,21 +62,32 @@ pub fn run(args: Args) -> Result<()> {
         .max()
         .unwrap_or(5);
     println!(
-        "{:<w$} {:>14} {:>16} {:>13} {:>15} {:>8}",
-        "model", "deal-in Brier", "deal-in logloss", "tenpai Brier", "tile log-lik", "ESS"
+        "{:<w$} {:>14} {:>16} {:>13} {:>15} {:>8} {:>17} {:>17}",
+        "model",
+        "deal-in Brier",
+        "deal-in logloss",
+        "tenpai Brier",
+        "tile log-lik",
+        "ESS",
+        "deal-in pred/act",
+        "tenpai pred/act"
     );
     let mut scores = Vec::new();
     for (name, model) in models {
         let s = belief_eval::score(&name, &model, &positions, args.proposals, args.seed)
             .map_err(|e| anyhow::anyhow!("scoring {name}: {e}"))?;
         println!(
-            "{:<w$} {:>14.5} {:>16.5} {:>13.5} {:>15.4} {:>8.1}",
+            "{:<w$} {:>14.5} {:>16.5} {:>13.5} {:>15.4} {:>8.1} {:>8.4}/{:<8.4} {:>8.4}/{:<8.4}",
             s.model,
             s.deal_in_brier,
             s.deal_in_log_loss,
             s.tenpai_brier,
             s.tile_log_likelihood,
-            s.effective
+            s.effective,
+            s.deal_in_predicted,
+            s.deal_in_actual,
+            s.tenpai_predicted,
+            s.tenpai_actual
         );
         scores.push(s);
     }

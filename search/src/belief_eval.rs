@@ -87,6 +87,15 @@ pub struct BeliefScore {
     pub tile_log_likelihood: f64,
     /// Mean effective sample size of the weights.
     pub effective: f64,
+    /// Calibration: the mean predicted deal-in probability of a held tile type, and
+    /// the share of held tile types that really deal in.
+    pub deal_in_predicted: f64,
+    /// The share of held tile types that deal in.
+    pub deal_in_actual: f64,
+    /// Calibration: the mean predicted probability that an opponent is tenpai.
+    pub tenpai_predicted: f64,
+    /// The share of opponents that are tenpai.
+    pub tenpai_actual: f64,
 }
 
 fn wins_with(hand: &TileCounts, t: usize, melds: u8, rules: &Rules) -> bool {
@@ -109,6 +118,7 @@ pub fn score(
     let (mut tp_brier, mut tp_n) = (0.0, 0usize);
     let (mut tile_ll, mut tile_n) = (0.0, 0usize);
     let mut ess = 0.0;
+    let (mut di_pred, mut di_act, mut tp_pred, mut tp_act) = (0.0, 0.0, 0.0, 0.0);
     for (k, p) in positions.iter().enumerate() {
         let obs = &p.obs;
         let rules = obs.rules;
@@ -134,6 +144,8 @@ pub fn score(
                 .map(|(_, &x)| x)
                 .sum();
             let y = truth as u8 as f64;
+            di_pred += prob;
+            di_act += y;
             di_brier += (prob - y).powi(2);
             let pc = prob.clamp(1e-4, 1.0 - 1e-4);
             di_ll -= y * pc.ln() + (1.0 - y) * (1.0 - pc).ln();
@@ -149,6 +161,8 @@ pub fn score(
                 .map(|(_, &x)| x)
                 .sum();
             let y = ready(&p.truth[o]) as u8 as f64;
+            tp_pred += prob;
+            tp_act += y;
             tp_brier += (prob - y).powi(2);
             tp_n += 1;
             let size: f64 = p.truth[o].iter().map(|&c| c as f64).sum();
@@ -176,10 +190,15 @@ pub fn score(
         tenpai_brier: tp_brier / tp_n.max(1) as f64,
         tile_log_likelihood: tile_ll / tile_n.max(1) as f64,
         effective: ess / n,
+        deal_in_predicted: di_pred / di_n.max(1) as f64,
+        deal_in_actual: di_act / di_n.max(1) as f64,
+        tenpai_predicted: tp_pred / tp_n.max(1) as f64,
+        tenpai_actual: tp_act / tp_n.max(1) as f64,
     })
 }
 
-/// The models compared: uniform, each kind of evidence alone, all.
+/// The models compared: uniform, each kind of evidence alone, the default (every kind
+/// but the history), all.
 pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
     let uniform_base = OpponentModel {
         proposal: Proposal::Uniform,
@@ -218,9 +237,34 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
                 ..Evidence::NONE
             }),
         ),
-        ("built + all".into(), built.clone()),
+        ("built + default".into(), built.clone()),
         (
-            "efficient-built + all".into(),
+            "built + history".into(),
+            built_with(Evidence {
+                history: true,
+                ..Evidence::NONE
+            }),
+        ),
+        (
+            "built + all (history too)".into(),
+            built_with(Evidence::ALL),
+        ),
+        (
+            "built + all, 8 walks".into(),
+            OpponentModel {
+                history_paths: 8,
+                ..built_with(Evidence::ALL)
+            },
+        ),
+        (
+            "built + all, ε_h = 0.3".into(),
+            OpponentModel {
+                history_deviation: 0.3,
+                ..built_with(Evidence::ALL)
+            },
+        ),
+        (
+            "efficient-built + default".into(),
             OpponentModel {
                 proposal: Proposal::Efficient,
                 ..built.clone()
@@ -235,14 +279,14 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
             },
         ),
         (
-            "built + all, ε = 0.01".into(),
+            "built + default, ε = 0.01".into(),
             OpponentModel {
                 deviation: 0.01,
                 ..built.clone()
             },
         ),
         (
-            "built + all, ε = 0.2".into(),
+            "built + default, ε = 0.2".into(),
             OpponentModel {
                 deviation: 0.2,
                 ..built.clone()
@@ -269,6 +313,6 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
                 ..Evidence::NONE
             }),
         ),
-        ("uniform-dealt, all".into(), uniform_base),
+        ("uniform-dealt, default".into(), uniform_base),
     ]
 }

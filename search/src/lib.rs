@@ -4,7 +4,9 @@
 //!
 //! ## Algorithm (one decision of seat `s`)
 //! 1. **Candidates.** On `s`'s turn: the discards ranked by the engine's value score,
-//!    the best `top_k` kept, plus the rollout policy's own choice, every kan and tsumo
+//!    the best `top_k` kept, plus the `safe_k` discards least likely to deal in under
+//!    the weighted belief (the share of weighted proposals in which some opponent
+//!    wins on the tile), plus the rollout policy's own choice, every kan and tsumo
 //!    (and under the riichi presets every riichi discard, kita and nine terminals).
 //!    In a claim window: every legal answer (pass, ron, pon, kan, chi).
 //! 2. **Worlds.** Each world is a whole game dealt from `s`'s observation
@@ -141,6 +143,10 @@ pub struct SearchConfig {
     /// Discards kept as candidates, best value scores first (the policy's own choice,
     /// kans and tsumo are always kept).
     pub top_k: usize,
+    /// Discards added as candidates, least likely to deal in first under the weighted
+    /// belief (the defensive choices that value scores rank low); 0 for none, and
+    /// none with uniform worlds.
+    pub safe_k: usize,
     /// How worlds are dealt.
     pub belief: Belief,
     /// Proposals weighed per decision for [`Belief::Weighted`].
@@ -170,6 +176,7 @@ impl SearchConfig {
             rollouts: 2_000,
             budget_ms: Some(100.0),
             top_k: 5,
+            safe_k: 0,
             belief: Belief::Weighted,
             proposals: 512,
             model: Some(Arc::new(OpponentModel::new(shanten_prior(rules)?))),
@@ -336,7 +343,8 @@ fn candidates(
     obs: &Observation,
     legal: &LegalActions,
     policy: Action,
-    top_k: usize,
+    cfg: &SearchConfig,
+    beliefs: &Beliefs,
 ) -> Vec<Action> {
     let mut out = vec![policy];
     let push = |a: Action, out: &mut Vec<Action>| {
@@ -366,8 +374,18 @@ fn candidates(
         })
         .collect();
     discards.sort_by(|a, b| b.0.total_cmp(&a.0));
-    for &(_, a) in discards.iter().take(top_k) {
+    for &(_, a) in discards.iter().take(cfg.top_k) {
         push(a, &mut out);
+    }
+    if let (Some((hyp, cum, _)), true) = (beliefs, cfg.safe_k > 0) {
+        let mut danger: Vec<(f64, Action)> = discards
+            .iter()
+            .map(|&(_, a)| (deal_in_probability(obs, hyp, cum, a), a))
+            .collect();
+        danger.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for &(_, a) in danger.iter().take(cfg.safe_k) {
+            push(a, &mut out);
+        }
     }
     for a in legal.iter() {
         if !matches!(a, Action::Discard(_)) {
@@ -375,6 +393,60 @@ fn candidates(
         }
     }
     out
+}
+
+/// The belief's probability that discarding `action`'s tile lets an opponent win on
+/// it: the weight of the proposals in which some opponent's hand is completed by it.
+fn deal_in_probability(obs: &Observation, hyp: &[Hypothesis], cum: &[f64], action: Action) -> f64 {
+    let Action::Discard(t) = action else {
+        return 0.0;
+    };
+    let (set, forms) = (obs.rules.tile_set, Forms::from_rules(&obs.rules));
+    let players = obs.rules.players as usize;
+    let mut p = 0.0;
+    let mut before = 0.0;
+    for (h, &c) in hyp.iter().zip(cum) {
+        let w = c - before;
+        before = c;
+        let wins = (0..players).filter(|&o| o != obs.seat as usize).any(|o| {
+            let mut hand = h.hands[o];
+            let melds = obs.melds.get(o).map_or(0, |m| m.len()) as u8;
+            hand[t.index()] < 4 && {
+                hand[t.index()] += 1;
+                engine::shanten::min_shanten(&hand, melds, set, forms) < 0
+            }
+        });
+        if wins {
+            p += w;
+        }
+    }
+    p
+}
+
+/// The weighted belief's probability, for each legal discard of the seat observing
+/// `obs`, that the discarded tile completes an opponent's hand (the danger that
+/// `safe_k` ranks by). Errors as [`search`]'s, and [`SearchError::NoModel`] unless
+/// `cfg` asks for the weighted belief.
+pub fn discard_dangers(
+    obs: &Observation,
+    legal: &LegalActions,
+    cfg: &SearchConfig,
+) -> Result<Vec<(Action, f64)>, SearchError> {
+    cfg.validate()?;
+    if cfg.belief != Belief::Weighted {
+        return Err(SearchError::NoModel);
+    }
+    if matches!(obs.phase, Phase::HandOver | Phase::GameOver) {
+        return Err(SearchError::HandOver);
+    }
+    let Some((hyp, cum, _)) = beliefs(obs, cfg)? else {
+        return Err(SearchError::NoModel);
+    };
+    Ok(legal
+        .iter()
+        .filter(|a| matches!(a, Action::Discard(_)))
+        .map(|a| (a, deal_in_probability(obs, &hyp, &cum, a)))
+        .collect())
 }
 
 /// Plays `action` for `seat` in `world`, then the hand to its end.
@@ -485,7 +557,7 @@ pub fn search(
     if !legal.contains(policy) {
         return Err(SearchError::Rule(RuleError::IllegalAction));
     }
-    let cands = candidates(obs, legal, policy, cfg.top_k);
+
     // The position must be one a world can be dealt from (also when nothing is
     // searched), and the actions offered must be legal in it.
     let probe = Game::from_observation(obs, None, &mut Rng::new(0)).map_err(|e| match e {
@@ -496,11 +568,13 @@ pub fn search(
     if legal.iter().any(|a| !truly_legal.contains(a)) {
         return Err(SearchError::Rule(RuleError::IllegalAction));
     }
-    let beliefs = if cands.len() > 1 {
+    // Nothing to weigh when a single action is legal.
+    let beliefs = if legal.iter().nth(1).is_some() {
         beliefs(obs, cfg)?
     } else {
         None
     };
+    let cands = candidates(obs, legal, policy, cfg, &beliefs);
     let mut values: Vec<Vec<Outcome>> = vec![Vec::new(); cands.len()];
     let mut worlds = 0usize;
     let mut stopped_early = false;

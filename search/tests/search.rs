@@ -264,3 +264,54 @@ fn riichi_positions_are_searched() {
         }
     }
 }
+
+/// `safe_k` adds the discards the weighted belief finds least likely to deal in: with
+/// no value-score candidates, a turn's candidates are the policy's choice and exactly
+/// those (the other actions aside), and the dangers are probabilities.
+#[test]
+fn safe_candidates_are_the_least_dangerous_discards() {
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.top_k = 0;
+    cfg.safe_k = 2;
+    cfg.rollouts = 4;
+    cfg.batch = 4;
+    let mut turns = 0;
+    for (obs, legal) in decisions(40) {
+        if obs.phase != Phase::Turn {
+            continue;
+        }
+        let dangers = search::discard_dangers(&obs, &legal, &cfg).unwrap();
+        assert!(dangers
+            .iter()
+            .all(|&(_, p)| (0.0..=1.0 + 1e-9).contains(&p)));
+        let r = search(&obs, &legal, &cfg).unwrap();
+        let discards: Vec<Action> = r
+            .candidates
+            .iter()
+            .map(|c| c.action)
+            .filter(|a| matches!(a, Action::Discard(_)) && *a != r.policy)
+            .collect();
+        let mut sorted = dangers.clone();
+        sorted.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let safest: Vec<Action> = sorted.iter().take(2).map(|d| d.0).collect();
+        let danger = |a: Action| dangers.iter().find(|d| d.0 == a).unwrap().1;
+        // Every added discard is among the two safest (ties in danger aside).
+        let cutoff = sorted.get(1).map_or(0.0, |d| d.1);
+        for a in &discards {
+            assert!(
+                safest.contains(a) || danger(*a) <= cutoff,
+                "{a:?} {dangers:?}"
+            );
+        }
+        assert!(discards.len() <= 2);
+        turns += 1;
+    }
+    assert!(turns > 10, "{turns}");
+    let mut uniform = fixed(Belief::Uniform);
+    uniform.safe_k = 2;
+    let (obs, legal) = &decisions(1)[0];
+    assert_eq!(
+        search::discard_dangers(obs, legal, &uniform).unwrap_err(),
+        SearchError::NoModel
+    );
+}

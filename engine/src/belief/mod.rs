@@ -40,6 +40,12 @@
 //!    `o`; a hand `H` for which such a call would have lowered the shanten gets `ε`
 //!    (the efficiency bot takes every such call). Calls that would only have kept the
 //!    shanten are judged by ukeire counts this model approximates, and are not read.
+//! 5. **The history before the current hand** (off by default, [`Evidence::history`]):
+//!    every earlier discard, judged on a hand reconstructed by walking `H` back through
+//!    the opponent's discards with uniformly chosen draws (see the `history` module).
+//!    Measured by `host-trainer belief`: it raises the log-likelihood of the true
+//!    tiles but over-predicts ready hands and worsens the deal-in scores, so the
+//!    default leaves it out.
 //!
 //! The weights are returned normalised; the caller draws a proposal per world in
 //! proportion to them (resampling). Differences from the particle filters of the
@@ -50,8 +56,10 @@
 //!
 //! No allocation: the caller provides the proposal and weight buffers.
 
+mod history;
 mod prior;
 
+pub use history::HISTORY_CAP;
 pub use prior::{ShantenPrior, PRIOR_DISCARDS, PRIOR_MELDS, PRIOR_SHANTEN};
 
 use crate::efficiency::{best_discard, ukeire};
@@ -76,6 +84,9 @@ pub struct Evidence {
     /// Weigh by the calls (pon, open kan, chi) the opponent let pass that would have
     /// lowered its shanten.
     pub passed_calls: bool,
+    /// Weigh by the discards made before the current hand, walking the hand back
+    /// through the opponent's history (evidence 5 of the module docs).
+    pub history: bool,
 }
 
 impl Evidence {
@@ -85,6 +96,14 @@ impl Evidence {
         hand_discards: true,
         passed_wins: true,
         passed_calls: true,
+        history: true,
+    };
+    /// The default: every kind but [`Evidence::history`], which `host-trainer belief`
+    /// measured as no better (it sharpens the tile marginals but over-predicts
+    /// ready hands).
+    pub const DEFAULT: Evidence = Evidence {
+        history: false,
+        ..Evidence::ALL
     };
     /// None: the weights are uniform (uniform determinization).
     pub const NONE: Evidence = Evidence {
@@ -92,6 +111,7 @@ impl Evidence {
         hand_discards: false,
         passed_wins: false,
         passed_calls: false,
+        history: false,
     };
 }
 
@@ -132,20 +152,32 @@ pub struct OpponentModel {
     pub ukeire_deviation: f64,
     /// Which evidence to use.
     pub evidence: Evidence,
+    /// The likelihood of a shanten mistake, a passed tsumo or a passed ron at a
+    /// decision before the current hand (evidence 5), where the hand is only
+    /// reconstructed; in `(0, 1]`.
+    pub history_deviation: f64,
+    /// Backward walks averaged per proposal and opponent for evidence 5 (at most 16).
+    pub history_paths: usize,
 }
 
 impl OpponentModel {
     /// The default deviation probability.
     pub const DEFAULT_DEVIATION: f64 = 0.05;
+    /// The default deviation probability before the current hand.
+    pub const DEFAULT_HISTORY_DEVIATION: f64 = 0.1;
+    /// The default number of backward walks.
+    pub const DEFAULT_HISTORY_PATHS: usize = 2;
 
-    /// The efficiency-bot model with every kind of evidence.
+    /// The efficiency-bot model with the default evidence ([`Evidence::DEFAULT`]).
     pub fn new(prior: ShantenPrior) -> OpponentModel {
         OpponentModel {
             proposal: Proposal::Built,
             prior,
             deviation: Self::DEFAULT_DEVIATION,
             ukeire_deviation: 0.5,
-            evidence: Evidence::ALL,
+            evidence: Evidence::DEFAULT,
+            history_deviation: Self::DEFAULT_HISTORY_DEVIATION,
+            history_paths: Self::DEFAULT_HISTORY_PATHS,
         }
     }
 }
@@ -201,6 +233,8 @@ struct Revealed {
     passed_chi: u64,
     /// Its unseen counts now, before removing its own hand and a discard.
     unseen_base: TileCounts,
+    /// Its discards up to its last tedashi (evidence 5).
+    history: history::History,
 }
 
 /// One discard made from the current hand (see [`Revealed::steady`]).
@@ -320,6 +354,7 @@ fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
         passed_unclaimed,
         passed_chi,
         unseen_base,
+        history: history::read(obs, seat, start),
     }
 }
 
@@ -446,6 +481,7 @@ fn log_likelihood(
     obs: &Observation,
     o: &Revealed,
     hand: &TileCounts,
+    rng: &mut Rng,
 ) -> f64 {
     let rules = &obs.rules;
     let judge = Judge {
@@ -475,6 +511,16 @@ fn log_likelihood(
         for d in o.steady() {
             ll += decision_log_likelihood(hand, d, o.melds, &judge);
         }
+    }
+    if model.evidence.history && ll > f64::NEG_INFINITY {
+        let walker = history::Walker {
+            set,
+            forms,
+            ln_eps: libm::log(model.history_deviation.clamp(1e-12, 1.0)),
+            passed_wins: model.evidence.passed_wins && rules.riichi.is_none(),
+            paths: model.history_paths,
+        };
+        ll += history::log_likelihood(&o.history, hand, o.melds, &walker, rng);
     }
     ll
 }
@@ -569,7 +615,8 @@ fn decision_log_likelihood(hand: &TileCounts, d: &Decision, melds: u8, judge: &J
     }
 }
 
-/// The log-likelihood (evidence 2 and 3 of the module docs, without the prior) of
+/// The log-likelihood (the evidence of the module docs that `model` uses, without the
+/// prior) of
 /// `hand` as the concealed hand of `seat` in the position `obs`: 0 when the hand
 /// explains everything the seat did under the efficiency rule, a multiple of
 /// `ln(deviation)` (and `ln(ukeire_deviation)`) otherwise. For tests and diagnostics.
@@ -583,7 +630,16 @@ pub fn evidence_log_likelihood(
         .get(seat as usize)
         .copied()
         .unwrap_or(0);
-    log_likelihood(model, obs, &revealed(obs, seat as usize, size), hand)
+    // The backward walks of evidence 5 draw from a fixed stream, so the result is a
+    // function of its arguments.
+    let mut rng = Rng::new(0);
+    log_likelihood(
+        model,
+        obs,
+        &revealed(obs, seat as usize, size),
+        hand,
+        &mut rng,
+    )
 }
 
 /// Fills `out` with uniform proposals of the opponents' concealed hands in the position
@@ -664,10 +720,16 @@ pub fn weigh_hypotheses(
                 let u = (hist[j][(s + 1) as usize] as f64 + 0.5) / (m + 0.5 * PRIOR_SHANTEN as f64);
                 lw += libm::log(q / u);
             }
-            lw += log_likelihood(model, obs, o, &h.hands[o.seat]);
+            lw += log_likelihood(model, obs, o, &h.hands[o.seat], rng);
         }
         *w = lw;
         max_lw = max_lw.max(lw);
+    }
+    // Every proposal impossible under the walks of evidence 5 (all `-inf`): the
+    // evidence says nothing this sample can use, so the weights fall back to uniform.
+    if max_lw == f64::NEG_INFINITY {
+        weights.fill(0.0);
+        max_lw = 0.0;
     }
     let mut sum = 0.0;
     for w in weights.iter_mut() {

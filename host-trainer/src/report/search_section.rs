@@ -32,6 +32,8 @@ pub struct SearchRun {
     pub lineup: String,
     /// The paired differences (search minus efficiency bot), as written by `arena`.
     pub paired: Value,
+    /// The search settings the run recorded (`null` for runs from before they were).
+    pub search: Value,
 }
 
 /// Everything the section shows.
@@ -113,6 +115,7 @@ pub fn load(dir: Option<&Path>, belief: Option<&Path>, rules: &str) -> Result<Se
                     .and_then(Value::as_u64)
                     .unwrap_or(0),
                 threads: v.get("threads").and_then(Value::as_u64).unwrap_or(0),
+                search: v.get("search").cloned().unwrap_or(Value::Null),
                 lineup,
                 paired: paired.clone(),
                 file,
@@ -144,6 +147,16 @@ fn flag(command: &str, name: &str) -> String {
         }
     }
     String::new()
+}
+
+/// A search setting of run `r`: the recorded `search` object's `key` (runs since it is
+/// written), else the command's `flag`, else `old_default` (the default when runs
+/// recorded no `search` object).
+fn setting(r: &SearchRun, key: &str, flag: &str, old_default: &str) -> String {
+    match r.search.get(key) {
+        Some(v) if !v.is_null() => v.to_string().trim_matches('"').to_string(),
+        _ => flag_or(&r.command, flag, old_default),
+    }
 }
 
 /// [`flag`], or `arena`'s default (`host-trainer arena --help`) when the command
@@ -189,19 +202,23 @@ pub fn render(section: &SearchSection, s: &mut String) {
     if !section.runs.is_empty() {
         let _ = writeln!(
             s,
-            "| line-up | belief | rollouts | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
+            "| line-up | belief | rollouts | z | safe-k | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
         for r in &section.runs {
             for c in r.paired.as_array().into_iter().flatten() {
                 let cmp = &c["comparison"];
                 let _ = writeln!(
                     s,
-                    "| `{}` vs `{}` | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
+                    "| `{}` vs `{}` | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
                     r.lineup,
                     flag(&r.command, "--paired-with"),
                     flag_or(&r.command, "--search-belief", "weighted"),
                     flag_or(&r.command, "--search-rollouts", "200"),
+                    setting(r, "z", "--search-z", "2"),
+                    // Runs from before the option record none and searched no safe
+                    // candidates.
+                    setting(r, "safe_k", "--search-safe-k", "0"),
                     r.git_revision.get(..7).unwrap_or(&r.git_revision),
                     flag_or(&r.command, "--seed", "1"),
                     r.ms_per_decision,
@@ -240,20 +257,24 @@ pub fn render(section: &SearchSection, s: &mut String) {
         );
         let _ = writeln!(
             s,
-            "| model | deal-in Brier | deal-in log-loss | tenpai Brier | tile log-lik | ESS |"
+            "| model | deal-in Brier | deal-in log-loss | tenpai Brier | tile log-lik | ESS | deal-in predicted / actual | tenpai predicted / actual |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
         for r in rows {
             let f = |k: &str| r.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
             let _ = writeln!(
                 s,
-                "| {} | {:.5} | {:.5} | {:.5} | {:.4} | {:.1} |",
+                "| {} | {:.5} | {:.5} | {:.5} | {:.4} | {:.1} | {:.4} / {:.4} | {:.3} / {:.3} |",
                 str_of(r, "model"),
                 f("deal_in_brier"),
                 f("deal_in_log_loss"),
                 f("tenpai_brier"),
                 f("tile_log_likelihood"),
-                f("effective")
+                f("effective"),
+                f("deal_in_predicted"),
+                f("deal_in_actual"),
+                f("tenpai_predicted"),
+                f("tenpai_actual")
             );
         }
         let _ = writeln!(s);
