@@ -207,9 +207,31 @@ impl JetStream {
         payload: &[u8],
     ) -> Result<PubAck> {
         let headers: Vec<(&str, &str)> = msg_id.map(|id| ("Nats-Msg-Id", id)).into_iter().collect();
+        self.publish_headers(subject, &headers, payload)
+    }
+
+    /// [`JetStream::publish`] with message id `msg_id` and more header fields.
+    pub fn publish_with_headers(
+        &mut self,
+        subject: &str,
+        msg_id: &str,
+        extra: &[(&str, &str)],
+        payload: &[u8],
+    ) -> Result<PubAck> {
+        let mut headers = vec![("Nats-Msg-Id", msg_id)];
+        headers.extend_from_slice(extra);
+        self.publish_headers(subject, &headers, payload)
+    }
+
+    fn publish_headers(
+        &mut self,
+        subject: &str,
+        headers: &[(&str, &str)],
+        payload: &[u8],
+    ) -> Result<PubAck> {
         let m = self
             .client
-            .request(subject, &headers, payload, self.timeout)?;
+            .request(subject, headers, payload, self.timeout)?;
         let v = parse_api(&m.payload)?;
         Ok(PubAck {
             stream: v["stream"].as_str().unwrap_or_default().to_string(),

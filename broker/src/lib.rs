@@ -21,8 +21,10 @@
 //! and `DIRECT.GET`), as documented on docs.nats.io (ADR-1, ADR-8, ADR-31).
 //!
 //! Layers, one file each: [`client`] (connection, parsing, publish, subscribe,
-//! request), [`jetstream`] (streams, consumers, acks, key-value), [`server`] (starting
-//! a local `nats-server` for tests and single-machine runs).
+//! request), [`jetstream`] (streams, consumers, acks, key-value), [`pipeline`] (the
+//! learner–worker objects: compressed, de-duplicated trajectory batches with
+//! backpressure and reconnection, epochs, the parameter and settings bucket),
+//! [`server`] (starting a local `nats-server` for tests and single-machine runs).
 //!
 //! Nothing here panics on what the network sends: malformed or oversized frames are
 //! [`BrokerError::Protocol`] errors.
@@ -31,6 +33,7 @@
 
 pub mod client;
 pub mod jetstream;
+pub mod pipeline;
 pub mod server;
 
 pub use client::{Client, Message};
