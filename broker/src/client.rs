@@ -75,7 +75,7 @@ pub struct Client {
 }
 
 /// A random 64-bit value from the standard library's per-process random keys.
-pub(crate) fn random_u64() -> u64 {
+pub fn random_u64() -> u64 {
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     h.write_u128(
         std::time::SystemTime::now()

@@ -348,18 +348,23 @@ impl JetStream {
             .seq)
     }
 
-    /// The latest value of `key` with its revision, `None` if never written.
+    /// The latest value of `key` with its revision, `None` if never written (or the
+    /// bucket does not exist yet).
     pub fn kv_get(&mut self, bucket: &str, key: &str) -> Result<Option<(u64, Vec<u8>)>> {
         check_name("bucket", bucket)?;
         check_key(key)?;
         let body = json!({"last_by_subj": format!("$KV.{bucket}.{key}")}).to_string();
         let timeout = self.timeout;
-        let m = self.client.request(
+        // A bucket nobody has created has no responders: no value yet.
+        let m = match self.client.request(
             &format!("$JS.API.DIRECT.GET.KV_{bucket}"),
             &[],
             body.as_bytes(),
             timeout,
-        )?;
+        ) {
+            Err(BrokerError::NoResponders) => return Ok(None),
+            other => other?,
+        };
         match m.status {
             Some(404) => Ok(None),
             Some(code) => Err(BrokerError::Api {

@@ -22,6 +22,8 @@
 //! settings, e.g. across `--resume`) are acked and dropped, and counted.
 
 use std::collections::{HashSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::jetstream::{ConsumerConfig, Delivery, JetStream, StreamConfig};
@@ -129,6 +131,9 @@ pub struct Publisher {
     pub patience: Duration,
     /// Times a publish found the stream full and waited.
     pub waited_full: u64,
+    /// Set to make a publish waiting on a full stream give up at once
+    /// ([`BrokerError::Timeout`]): the worker is stopping and nobody will make room.
+    pub cancel: Arc<AtomicBool>,
 }
 
 impl Publisher {
@@ -153,6 +158,7 @@ impl Publisher {
             max_batch_bytes: cap.max_batch_bytes,
             patience: Duration::from_secs(120),
             waited_full: 0,
+            cancel: Arc::new(AtomicBool::new(false)),
         })
     }
 
@@ -182,6 +188,9 @@ impl Publisher {
             });
             match r {
                 Ok(_) => break,
+                Err(e) if e.is_full() && self.cancel.load(Ordering::Relaxed) => {
+                    return Err(BrokerError::Timeout)
+                }
                 Err(e) if e.is_full() && Instant::now() < give_up => {
                     self.waited_full += 1;
                     std::thread::sleep(pause);
@@ -222,6 +231,8 @@ pub struct Consumer {
     /// Batches delivered again after they were taken (their ack was lost, e.g. to a
     /// server restart), dropped.
     pub repeated: u64,
+    /// Acks lost with the connection (their batches come again and are dropped).
+    pub lost_acks: u64,
     /// Give up reconnecting after this long.
     pub patience: Duration,
     /// The ids taken lately (the last [`REMEMBERED_IDS`]), to drop redeliveries.
@@ -244,6 +255,7 @@ impl Consumer {
             stale: 0,
             corrupt: 0,
             repeated: 0,
+            lost_acks: 0,
             patience: Duration::from_secs(120),
             taken: HashSet::new(),
             taken_order: VecDeque::new(),
@@ -297,9 +309,22 @@ impl Consumer {
         }
     }
 
+    /// Acks `m`, once. An ack lost with the connection (the server restarted, or no
+    /// longer knows the delivery) is not retried: the batch comes again, and is
+    /// dropped as taken (its id is remembered before the ack), stale or corrupt.
     fn ack_message(&mut self, m: &crate::Message) -> Result<()> {
-        let give_up = Instant::now() + self.patience;
-        with_reconnect(&self.url, &mut self.js, give_up, |js| js.ack(m))
+        let Some(js) = self.js.as_mut() else {
+            self.lost_acks += 1;
+            return Ok(());
+        };
+        match js.ack(m) {
+            Err(BrokerError::Io(_) | BrokerError::Timeout) => {
+                self.js = None;
+                self.lost_acks += 1;
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     /// Acknowledges a batch the learner has taken: it is gone from the stream, and a

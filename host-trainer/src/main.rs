@@ -16,6 +16,8 @@ mod score_cmd;
 mod shanten_cmd;
 #[cfg(feature = "train")]
 mod train_cmd;
+#[cfg(feature = "distributed")]
+mod worker_cmd;
 
 /// Mahjong decision support: tile efficiency, bots, self-play training and advice.
 #[derive(Parser)]
@@ -39,6 +41,10 @@ enum Command {
     /// Trains the policy by self-play PPO with efficiency guidance (needs the `train` feature).
     #[cfg(feature = "train")]
     Train(Box<host_trainer::train::TrainArgs>),
+    /// Plays self-play for a learner on another machine (`train --broker`) through a
+    /// NATS JetStream server (needs the `distributed` feature).
+    #[cfg(feature = "distributed")]
+    Worker(worker_cmd::Args),
     /// Exports a training checkpoint as an ONNX model plus sidecar for `advise` (needs
     /// the `train` feature).
     #[cfg(feature = "train")]
@@ -103,6 +109,8 @@ fn run() -> anyhow::Result<()> {
         }
         #[cfg(feature = "train")]
         Command::Export(args) => export_cmd::run(args),
+        #[cfg(feature = "distributed")]
+        Command::Worker(args) => worker_cmd::run(args),
         Command::Advise(args) => advise_cmd::run(args),
         Command::Report(args) => report_cmd::run(args),
         Command::ReplayLog(args) => logs_cmd::run_replay(args),

@@ -150,6 +150,15 @@ pub struct TrainConfig {
     /// learner's threads and the workers' fight over the cores, measured 1.1× slower).
     #[arg(long, default_value_t = 0)]
     pub workers: usize,
+    /// Also take trajectories from `host-trainer worker` processes through this NATS
+    /// JetStream server (`nats://HOST:PORT`; needs the `distributed` feature). The
+    /// learner creates the stream, its consumer and the run's bucket there.
+    #[arg(long)]
+    pub broker: Option<String>,
+    /// With --broker: no self-play threads in the learner's process (all trajectories
+    /// come from remote workers).
+    #[arg(long)]
+    pub no_local_workers: bool,
     /// libtorch threads of the learner (0 = one per core; workers wait on the full
     /// sample channel while it trains).
     #[arg(long, default_value_t = 0)]
@@ -327,11 +336,16 @@ pub struct TrainConfig {
     #[arg(skip)]
     #[serde(skip)]
     pub resume_overrides: Vec<String>,
+    /// The run folder, once opened (for files beside the checkpoint); never saved.
+    #[arg(skip)]
+    #[serde(skip)]
+    pub run_dir: Option<PathBuf>,
 }
 
 /// Settings a `--resume` takes from its command line when given there: when to stop
 /// and how to evaluate, which do not change what the run learns. (Budgets, device,
-/// workers, learner threads and `--quiet` always come from the command line; every other
+/// workers, the broker, learner threads and `--quiet` always come from the command
+/// line; every other
 /// hyperparameter stays the saved one.)
 pub const RESUME_OVERRIDES: [&str; 7] = [
     "stop_on",

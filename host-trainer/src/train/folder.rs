@@ -94,6 +94,8 @@ fn resume(cli: &TrainConfig, dir: &Path) -> Result<RunFolder> {
     saved.max_minutes = cli.max_minutes;
     saved.device = cli.device;
     saved.workers = cli.workers;
+    saved.broker = cli.broker.clone();
+    saved.no_local_workers = cli.no_local_workers;
     saved.learner_threads = cli.learner_threads;
     saved.quiet = cli.quiet;
     let changed = apply_overrides(&mut saved, cli)?;

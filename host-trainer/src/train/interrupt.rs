@@ -86,6 +86,12 @@ pub fn resume_command(exe: &str, cfg: &TrainConfig, run_dir: &Path) -> String {
     if cfg.learner_threads > 0 {
         parts.push(format!("--learner-threads {}", cfg.learner_threads));
     }
+    if let Some(url) = &cfg.broker {
+        parts.push(format!("--broker {}", shell_quote(url)));
+    }
+    if cfg.no_local_workers {
+        parts.push("--no-local-workers".into());
+    }
     if cfg.quiet {
         parts.push("--quiet".into());
     }

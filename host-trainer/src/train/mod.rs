@@ -104,6 +104,8 @@ pub mod model;
 pub mod opponents;
 pub mod oracle;
 pub mod ppo;
+#[cfg(feature = "distributed")]
+pub mod remote;
 pub mod run;
 pub mod search_teacher;
 pub mod selfplay;

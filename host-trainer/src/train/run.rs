@@ -274,10 +274,11 @@ fn guidance_coef(cfg: &TrainConfig, update: u64) -> f64 {
 pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
     check_settings(&cfg)?;
     let RunFolder {
-        cfg,
+        mut cfg,
         dir,
         checkpoint,
     } = open_run(cfg)?;
+    cfg.run_dir = Some(dir.clone());
     let rules =
         Rules::preset(&cfg.rules).ok_or_else(|| anyhow!("unknown rules preset {:?}", cfg.rules))?;
     let opponents = OpponentMix::parse(&cfg.opponents)?;

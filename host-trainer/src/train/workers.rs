@@ -24,6 +24,39 @@ use super::ppo::{gae, guidance_target, Samples};
 use super::search_teacher::{search_target, SearchTeacherSetup};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 
+/// The setup of self-play worker `id` of the run `cfg` (local threads and remote
+/// `worker` processes alike).
+pub fn worker_setup(
+    cfg: &TrainConfig,
+    rules: Rules,
+    model: ModelConfig,
+    opponents: OpponentMix,
+    id: u32,
+    seed: u64,
+) -> WorkerSetup {
+    WorkerSetup {
+        id,
+        rules,
+        model,
+        tables: cfg.tables,
+        seed,
+        auto_win: cfg.auto_win,
+        send_every: cfg.send_every,
+        reward_scale: (cfg.reward_scale * cfg.points_unit()) as f32,
+        win_bonus: (cfg.win_bonus * cfg.points_unit()) as f32,
+        opponents,
+        past_lag: cfg.past_lag,
+        record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
+        record_hidden: cfg.oracle_critic,
+        search: (cfg.teacher == Teacher::Search && cfg.guidance == Guidance::On).then_some(
+            SearchTeacherSetup {
+                fraction: cfg.search_fraction,
+                rollouts: cfg.search_rollouts,
+            },
+        ),
+    }
+}
+
 /// The running workers and their channels.
 pub struct Workers {
     params: Vec<Sender<Arc<Vec<u8>>>>,
@@ -37,6 +70,9 @@ pub struct Workers {
     pub pause: Arc<AtomicBool>,
     /// Number of worker threads.
     pub count: usize,
+    /// The broker's side (`--broker`): remote workers' batches and parameter pushes.
+    #[cfg(feature = "distributed")]
+    remote: Option<super::remote::Remote>,
 }
 
 /// One update's samples and what was seen while gathering them.
@@ -69,9 +105,13 @@ impl Workers {
         opponents: OpponentMix,
     ) -> Result<Workers> {
         let count = match cfg.workers {
+            _ if cfg.broker.is_some() && cfg.no_local_workers => 0,
             0 => (super::run::cores() / 2).max(1),
             n => n,
         };
+        if cfg.no_local_workers && cfg.broker.is_none() {
+            anyhow::bail!("--no-local-workers needs --broker (remote workers)");
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let pause = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(cfg.replay_capacity.max(1));
@@ -81,27 +121,8 @@ impl Workers {
         for w in 0..count {
             let (ptx, prx) = mpsc::channel::<Arc<Vec<u8>>>();
             params.push(ptx);
-            let setup = WorkerSetup {
-                id: w as u32,
-                rules,
-                model,
-                tables: cfg.tables,
-                seed: Rng::derive_seed(cfg.seed, 1_000 + w as u64 + 1_000 * resumes),
-                auto_win: cfg.auto_win,
-                send_every: cfg.send_every,
-                reward_scale: (cfg.reward_scale * cfg.points_unit()) as f32,
-                win_bonus: (cfg.win_bonus * cfg.points_unit()) as f32,
-                opponents,
-                past_lag: cfg.past_lag,
-                record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
-                record_hidden: cfg.oracle_critic,
-                search: (cfg.teacher == Teacher::Search && cfg.guidance == Guidance::On).then_some(
-                    SearchTeacherSetup {
-                        fraction: cfg.search_fraction,
-                        rollouts: cfg.search_rollouts,
-                    },
-                ),
-            };
+            let seed = Rng::derive_seed(cfg.seed, 1_000 + w as u64 + 1_000 * resumes);
+            let setup = worker_setup(cfg, rules, model, opponents, w as u32, seed);
             let links = WorkerLinks {
                 params: prx,
                 out: tx.clone(),
@@ -127,9 +148,28 @@ impl Workers {
                     .context("spawning a worker")?,
             );
         }
+        #[cfg(feature = "distributed")]
+        let remote = match &cfg.broker {
+            Some(url) => Some(super::remote::Remote::start(
+                url,
+                cfg,
+                resumes,
+                tx.clone(),
+                stop.clone(),
+                failures.clone(),
+                &mut handles,
+            )?),
+            None => None,
+        };
+        #[cfg(not(feature = "distributed"))]
+        if cfg.broker.is_some() {
+            anyhow::bail!("--broker needs host-trainer built with the `distributed` feature");
+        }
         Ok(Workers {
             params,
             handles,
+            #[cfg(feature = "distributed")]
+            remote,
             failures,
             samples: rx,
             stop,
@@ -151,6 +191,10 @@ impl Workers {
         let bytes = Arc::new(snap.to_bytes()?);
         for p in &self.params {
             let _ = p.send(bytes.clone());
+        }
+        #[cfg(feature = "distributed")]
+        if let Some(r) = &self.remote {
+            r.push(version, &bytes)?;
         }
         Ok(snap)
     }
@@ -215,6 +259,10 @@ impl Workers {
     /// Stops and joins every worker; the first worker error, if any.
     pub fn shutdown(self) -> Result<()> {
         self.stop.store(true, Ordering::Relaxed);
+        #[cfg(feature = "distributed")]
+        if let Some(r) = &self.remote {
+            r.finish();
+        }
         self.pause.store(false, Ordering::Relaxed);
         drop(self.samples);
         let mut worker_error = None;
