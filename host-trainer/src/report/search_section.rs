@@ -154,6 +154,8 @@ fn flag(command: &str, name: &str) -> String {
 /// recorded no `search` object).
 fn setting(r: &SearchRun, key: &str, flag: &str, old_default: &str) -> String {
     match r.search.get(key) {
+        // Numbers as the command line would give them (`2`, not `2.0`).
+        Some(v) if v.is_number() => v.as_f64().map_or_else(|| v.to_string(), |x| x.to_string()),
         Some(v) if !v.is_null() => v.to_string().trim_matches('"').to_string(),
         _ => flag_or(&r.command, flag, old_default),
     }
