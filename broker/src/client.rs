@@ -363,6 +363,13 @@ impl Client {
     }
 }
 
+/// How many bytes the complete frame at the start of `buf` takes (`None`: not complete
+/// yet), or why it is malformed: the parser a connection runs on what it reads, for
+/// the fuzz target (`scripts/fuzz 60 nats_frames`).
+pub fn frame_length(buf: &[u8], max_payload: usize) -> Result<Option<usize>> {
+    Ok(parse_frame(buf, max_payload)?.map(|(_, used)| used))
+}
+
 fn protocol(msg: impl Into<String>) -> BrokerError {
     BrokerError::Protocol(msg.into())
 }

@@ -1,33 +1,16 @@
 //! Against a real `nats-server` (the PyPI wheel scripts/setup installs), started on
 //! 127.0.0.1 with a port of its choosing and a temporary store.
 
-use std::path::PathBuf;
-use std::time::{Duration, Instant};
+mod common;
+
+use std::time::Duration;
 
 use broker::jetstream::Delivery;
 use broker::server::LocalServer;
 use broker::{BrokerError, Client, ConsumerConfig, JetStream, StreamConfig};
+use common::TempDir;
 
 const T: Duration = Duration::from_secs(5);
-
-/// A fresh folder under the system's temp dir, removed when dropped.
-struct TempDir(PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!(
-            "mahjong-broker-{tag}-{}-{:?}",
-            std::process::id(),
-            Instant::now()
-        ));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn server(tag: &str) -> (TempDir, LocalServer) {
     let dir = TempDir::new(tag);

@@ -1,31 +1,15 @@
 //! The learner–worker pipeline against a real `nats-server`: exactly-once batches
 //! through a SIGKILLed server, backpressure, epochs, corrupt batches, the bucket.
 
+mod common;
+
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use broker::pipeline::{self, Board, Capacity, Consumer, Publisher};
 use broker::server::LocalServer;
 use broker::JetStream;
-
-struct TempDir(PathBuf);
-impl TempDir {
-    fn new(tag: &str) -> TempDir {
-        let p = std::env::temp_dir().join(format!(
-            "mahjong-pipeline-{tag}-{}-{:?}",
-            std::process::id(),
-            Instant::now()
-        ));
-        std::fs::create_dir_all(&p).unwrap();
-        TempDir(p)
-    }
-}
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::TempDir;
 
 const CAP: Capacity = Capacity {
     max_batches: 64,
