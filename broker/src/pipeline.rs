@@ -376,13 +376,15 @@ impl Board {
 
     /// The latest parameters: (bucket revision, version, bytes).
     pub fn params(&mut self) -> Result<Option<(u64, u64, Vec<u8>)>> {
-        let Some((rev, v)) = self.run(|js| js.kv_get(BUCKET, "params"))? else {
+        let Some((rev, mut v)) = self.run(|js| js.kv_get(BUCKET, "params"))? else {
             return Ok(None);
         };
         match (v.get(..4), v.get(4..12)) {
             (Some(m), Some(ver)) if m == PARAMS_MAGIC => {
                 let version = u64::from_le_bytes(ver.try_into().unwrap_or([0; 8]));
-                Ok(Some((rev, version, v[12..].to_vec())))
+                // The snapshot is megabytes: drop the header in place, no copy.
+                v.drain(..12);
+                Ok(Some((rev, version, v)))
             }
             _ => Err(BrokerError::Protocol(
                 "the params entry is not a parameter envelope".into(),

@@ -146,10 +146,11 @@ fn bridge(
 ) -> Result<()> {
     use std::io::Write;
     while !stop.load(Ordering::Relaxed) {
-        let Some(r) = consumer.next(Duration::from_millis(200))? else {
+        let Some(mut r) = consumer.next(Duration::from_millis(200))? else {
             continue;
         };
-        if samples.send(r.batch.clone()).is_err() {
+        // The batch moves into the channel; the id and ack subject stay for the ack.
+        if samples.send(std::mem::take(&mut r.batch)).is_err() {
             // The learner is gone: leave the batch unacked for the next one.
             return Ok(());
         }
