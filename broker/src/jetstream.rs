@@ -263,6 +263,17 @@ impl JetStream {
         )
     }
 
+    /// Deletes the durable consumer `durable` of `stream` (its unacked messages stay in
+    /// a work-queue stream, for the next consumer).
+    pub fn delete_consumer(&mut self, stream: &str, durable: &str) -> Result<Value> {
+        check_name("stream", stream)?;
+        check_name("consumer", durable)?;
+        self.api(
+            &format!("$JS.API.CONSUMER.DELETE.{stream}.{durable}"),
+            &json!({}),
+        )
+    }
+
     /// The next message for durable consumer `durable` of `stream`, waiting at most
     /// `max_wait` (`None` when nothing came). Ack it with [`JetStream::ack`].
     pub fn fetch(

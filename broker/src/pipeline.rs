@@ -11,7 +11,9 @@
 //!   after [`ACK_WAIT`]);
 //! - bucket `mj_run` with keys `config` (the run's settings, the learner's epoch, the
 //!   protocol version, the git revision: postcard is not self-describing, so a worker
-//!   refuses a run of another protocol), `params` (the latest snapshot) and `stop`.
+//!   refuses a run of another protocol), `params` (the latest snapshot), `params_stamp`
+//!   (its version and when it was written: 16 bytes, so workers poll it instead of the
+//!   megabytes of `params`) and `stop`.
 //!
 //! Exactly-once delivery into the learner: a publisher names each batch
 //! `<worker>-<epoch>-<n>` and retries the *same* id until the server acknowledges it,
@@ -131,6 +133,8 @@ pub struct Publisher {
     pub patience: Duration,
     /// Times a publish found the stream full and waited.
     pub waited_full: u64,
+    /// Compressed bytes of the batches stored so far.
+    pub bytes_sent: u64,
     /// Set to make a publish waiting on a full stream give up at once
     /// ([`BrokerError::Timeout`]): the worker is stopping and nobody will make room.
     pub cancel: Arc<AtomicBool>,
@@ -158,6 +162,7 @@ impl Publisher {
             max_batch_bytes: cap.max_batch_bytes,
             patience: Duration::from_secs(120),
             waited_full: 0,
+            bytes_sent: 0,
             cancel: Arc::new(AtomicBool::new(false)),
         })
     }
@@ -200,6 +205,7 @@ impl Publisher {
             }
         }
         self.next += 1;
+        self.bytes_sent += packed.len() as u64;
         Ok(id)
     }
 }
@@ -233,6 +239,10 @@ pub struct Consumer {
     pub repeated: u64,
     /// Acks lost with the connection (their batches come again and are dropped).
     pub lost_acks: u64,
+    /// The ids of the batches dropped since the caller last drained this, with why
+    /// (`stale`, `corrupt`, `repeated`): the learner logs them, so every batch a worker
+    /// published can be accounted for.
+    pub dropped_ids: Vec<(String, &'static str)>,
     /// Give up reconnecting after this long.
     pub patience: Duration,
     /// The ids taken lately (the last [`REMEMBERED_IDS`]), to drop redeliveries.
@@ -256,6 +266,7 @@ impl Consumer {
             corrupt: 0,
             repeated: 0,
             lost_acks: 0,
+            dropped_ids: Vec::new(),
             patience: Duration::from_secs(120),
             taken: HashSet::new(),
             taken_order: VecDeque::new(),
@@ -283,6 +294,7 @@ impl Consumer {
             match (batch, delivery) {
                 (Some(_), Some(_)) if self.taken.contains(&id) => {
                     self.repeated += 1;
+                    self.note_drop(id, "repeated");
                     self.ack_message(&m)?;
                 }
                 (Some(batch), Some(d)) => {
@@ -295,17 +307,28 @@ impl Consumer {
                     }))
                 }
                 _ => {
-                    if epoch_ok {
+                    let why = if epoch_ok {
                         self.corrupt += 1;
+                        "corrupt"
                     } else {
                         self.stale += 1;
-                    }
+                        "stale"
+                    };
+                    self.note_drop(id, why);
                     self.ack_message(&m)?;
                 }
             }
             if Instant::now() >= deadline {
                 return Ok(None);
             }
+        }
+    }
+
+    /// Remembers a dropped batch's id for the caller (at most [`REMEMBERED_IDS`] wait
+    /// to be drained; beyond that only the counters count).
+    fn note_drop(&mut self, id: String, why: &'static str) {
+        if self.dropped_ids.len() < REMEMBERED_IDS {
+            self.dropped_ids.push((id, why));
         }
     }
 
@@ -342,6 +365,22 @@ impl Consumer {
     }
 }
 
+/// Which parameters the bucket holds, and since when.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParamsStamp {
+    /// The parameters' version (the learner's count of pushes).
+    pub version: u64,
+    /// When the learner wrote them: nanoseconds since the Unix epoch, by its clock.
+    pub written_unix_ns: u64,
+}
+
+/// Nanoseconds since the Unix epoch by this machine's clock (0 before 1970).
+pub fn unix_nanos() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+}
+
 /// The run's bucket: settings, the latest parameters, the stop flag.
 pub struct Board {
     url: String,
@@ -365,13 +404,36 @@ impl Board {
         with_reconnect(&self.url, &mut self.js, give_up, op)
     }
 
-    /// Writes the parameters of `version`.
+    /// Writes the parameters of `version`, then their stamp (so a worker that sees the
+    /// stamp finds these parameters, or later ones, under `params`).
     pub fn put_params(&mut self, version: u64, bytes: &[u8]) -> Result<u64> {
         let mut v = Vec::with_capacity(bytes.len() + 12);
         v.extend_from_slice(PARAMS_MAGIC);
         v.extend_from_slice(&version.to_le_bytes());
         v.extend_from_slice(bytes);
-        self.run(|js| js.kv_put(BUCKET, "params", &v))
+        let rev = self.run(|js| js.kv_put(BUCKET, "params", &v))?;
+        let mut stamp = [0u8; 16];
+        stamp[..8].copy_from_slice(&version.to_le_bytes());
+        stamp[8..].copy_from_slice(&unix_nanos().to_le_bytes());
+        self.run(|js| js.kv_put(BUCKET, "params_stamp", &stamp))?;
+        Ok(rev)
+    }
+
+    /// The latest parameters' stamp: (version, when the learner wrote them in
+    /// nanoseconds since the Unix epoch by its clock). `None` before the first push.
+    pub fn params_stamp(&mut self) -> Result<Option<ParamsStamp>> {
+        let Some((_, v)) = self.run(|js| js.kv_get(BUCKET, "params_stamp"))? else {
+            return Ok(None);
+        };
+        match (v.get(..8), v.get(8..16)) {
+            (Some(a), Some(b)) if v.len() == 16 => Ok(Some(ParamsStamp {
+                version: u64::from_le_bytes(a.try_into().unwrap_or([0; 8])),
+                written_unix_ns: u64::from_le_bytes(b.try_into().unwrap_or([0; 8])),
+            })),
+            _ => Err(BrokerError::Protocol(
+                "the params_stamp entry is not 16 bytes".into(),
+            )),
+        }
     }
 
     /// The latest parameters: (bucket revision, version, bytes).

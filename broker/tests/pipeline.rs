@@ -162,11 +162,17 @@ fn the_board_carries_parameters_settings_and_the_stop_flag() {
     let (_d, server) = started("board", CAP);
     let mut b = Board::new(&server.url());
     assert!(b.params().unwrap().is_none());
+    assert!(b.params_stamp().unwrap().is_none());
     assert!(b.config().unwrap().is_none());
     b.put_params(3, b"weights v3").unwrap();
+    let before = pipeline::unix_nanos();
     let r = b.put_params(4, &vec![1u8; 3 << 20]).unwrap();
     let (rev, version, bytes) = b.params().unwrap().unwrap();
     assert_eq!((rev, version, bytes.len()), (r, 4, 3 << 20));
+    // The stamp names the version just written, and when.
+    let stamp = b.params_stamp().unwrap().unwrap();
+    assert_eq!(stamp.version, 4);
+    assert!((before..=pipeline::unix_nanos()).contains(&stamp.written_unix_ns));
     b.put_config(&serde_json::json!({"protocol": pipeline::PROTOCOL_VERSION, "epoch": 9}))
         .unwrap();
     assert_eq!(b.config().unwrap().unwrap()["epoch"], 9);

@@ -114,6 +114,10 @@ pub struct SearchArgs {
     /// Search: points added to a rollout's value when the searching seat wins.
     #[arg(long, default_value_t = 0.0)]
     pub search_win_bonus: f64,
+    /// Search: racing, dropping a candidate once it is this many standard errors below
+    /// the leader (paired), so later worlds play only the close ones (off when absent).
+    #[arg(long)]
+    pub search_prune_z: Option<f64>,
 }
 
 impl SearchArgs {
@@ -129,6 +133,7 @@ impl SearchArgs {
             "z": self.search_z,
             "proposals": self.search_proposals,
             "win_bonus": self.search_win_bonus,
+            "prune_z": self.search_prune_z,
         })
     }
 
@@ -143,6 +148,7 @@ impl SearchArgs {
         cfg.z = self.search_z;
         cfg.proposals = self.search_proposals;
         cfg.win_bonus = self.search_win_bonus;
+        cfg.prune_z = self.search_prune_z;
         cfg.validate()
             .map_err(|e| anyhow::anyhow!("search flags: {e}"))?;
         Ok(cfg)

@@ -18,6 +18,8 @@ mod shanten_cmd;
 mod train_cmd;
 #[cfg(feature = "distributed")]
 mod worker_cmd;
+#[cfg(feature = "distributed")]
+mod worker_replay;
 
 /// Mahjong decision support: tile efficiency, bots, self-play training and advice.
 #[derive(Parser)]

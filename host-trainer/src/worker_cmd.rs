@@ -8,8 +8,16 @@
 //! the learner starts a new epoch (it was restarted or resumed) the worker starts
 //! over with the new settings; when the learner sets the stop flag, or after
 //! `--max-minutes`, it ends. A dead server is waited for (up to `--patience`).
+//!
+//! For measurements: `--record DIR` saves the batches it plays with their rate,
+//! `--emulate DIR` replays such a recording instead of playing (see
+//! `worker_replay`), `--published-log` appends the id of every batch the server has
+//! stored, and `--stats` writes what the worker sent and fetched, with how long each
+//! parameter snapshot took to reach it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
@@ -20,8 +28,10 @@ use host_trainer::train::config::TrainConfig;
 use host_trainer::train::opponents::OpponentMix;
 use host_trainer::train::remote::capacity;
 use host_trainer::train::run::model_config;
-use host_trainer::train::selfplay::{run_worker, WorkerLinks};
+use host_trainer::train::selfplay::{run_worker, TrajectoryBatch, WorkerLinks};
 use host_trainer::train::workers::worker_setup;
+
+use crate::worker_replay::{emulate, samples_in, Recorder, Recording, NO_VERSION};
 
 /// Arguments of `host-trainer worker`.
 #[derive(clap::Args, Debug)]
@@ -43,6 +53,26 @@ pub struct Args {
     /// Seconds to wait for a server that does not answer, or for a run to appear.
     #[arg(long, default_value_t = 120.0)]
     pub patience: f64,
+    /// Save every batch played, and the rate they were played at, in this folder (a
+    /// recording for `--emulate`; replaced at each new epoch).
+    #[arg(long, conflicts_with = "emulate")]
+    pub record: Option<PathBuf>,
+    /// Play nothing: replay the recording in this folder at `--emulate-rate` (scaling
+    /// measurements with more workers than cores).
+    #[arg(long)]
+    pub emulate: Option<PathBuf>,
+    /// `--emulate`: samples (decisions) per second (default: the recording's rate per
+    /// thread times `--threads`).
+    #[arg(long, requires = "emulate")]
+    pub emulate_rate: Option<f64>,
+    /// Append the id of every batch the server has stored to this file, one per line.
+    #[arg(long)]
+    pub published_log: Option<PathBuf>,
+    /// Write this worker's counters as JSON to this file at the end of each epoch
+    /// (batches, samples and bytes sent; parameter fetches with their bytes, fetch
+    /// times and delay since the learner wrote them).
+    #[arg(long)]
+    pub stats: Option<PathBuf>,
 }
 
 /// FNV-1a of the worker's name: mixed into its seeds.
@@ -85,6 +115,20 @@ pub fn run(args: Args) -> Result<()> {
     if args.threads == 0 || !positive || !minutes_ok {
         bail!("--threads and --patience must be positive, --max-minutes not negative");
     }
+    if args
+        .emulate_rate
+        .is_some_and(|r| !(r.is_finite() && r > 0.0))
+    {
+        bail!("--emulate-rate must be positive");
+    }
+    let recording = match &args.emulate {
+        Some(dir) => {
+            Some(Arc::new(Recording::load(dir).with_context(|| {
+                format!("the recording in {}", dir.display())
+            })?))
+        }
+        None => None,
+    };
     let name = args.name.clone().unwrap_or_else(default_name);
     let deadline = (args.max_minutes > 0.0)
         .then(|| Instant::now() + Duration::from_secs_f64(args.max_minutes * 60.0));
@@ -93,7 +137,7 @@ pub fn run(args: Args) -> Result<()> {
     board.patience = patience;
     loop {
         let settings = wait_for_run(&mut board, patience)?;
-        match play_epoch(&args, &name, &settings, &mut board, deadline)? {
+        match play_epoch(&args, &name, &settings, &mut board, deadline, &recording)? {
             Ended::Stop => {
                 eprintln!("worker {name}: the learner said stop");
                 return Ok(());
@@ -120,64 +164,213 @@ fn wait_for_run(board: &mut Board, patience: Duration) -> Result<serde_json::Val
     }
 }
 
-fn play_epoch(
+/// What the sending thread did in one epoch.
+#[derive(Default)]
+struct Sent {
+    batches: u64,
+    samples: u64,
+    bytes: u64,
+    waited_full: u64,
+    /// Recorded samples per second per thread (`--record`).
+    recorded_rate: Option<f64>,
+}
+
+/// Parameter fetches in one epoch.
+#[derive(Default)]
+struct Fetches {
+    count: u64,
+    bytes: u64,
+    /// Milliseconds from the learner writing the parameters to this worker holding
+    /// them (by the two machines' clocks).
+    delay_ms: Vec<f64>,
+    /// Milliseconds the download itself took.
+    fetch_ms: Vec<f64>,
+}
+
+/// The self-play threads (or the emulator) of one epoch, and their links.
+struct Players {
+    threads: Vec<std::thread::JoinHandle<Result<()>>>,
+    params: Vec<mpsc::Sender<Arc<Vec<u8>>>>,
+    version: Arc<AtomicU64>,
+}
+
+fn start_players(
     args: &Args,
     name: &str,
-    settings: &serde_json::Value,
-    board: &mut Board,
-    deadline: Option<Instant>,
-) -> Result<Ended> {
-    let epoch = settings["epoch"]
-        .as_u64()
-        .ok_or_else(|| anyhow!("the run's settings have no epoch"))?;
-    let resumes = settings["resumes"].as_u64().unwrap_or(0);
-    let cfg: TrainConfig =
-        serde_json::from_value(settings["train"].clone()).context("the run's training settings")?;
+    cfg: &TrainConfig,
+    resumes: u64,
+    recording: &Option<Arc<Recording>>,
+    tx: mpsc::SyncSender<Vec<u8>>,
+    stop: &Arc<AtomicBool>,
+) -> Result<Players> {
+    let version = Arc::new(AtomicU64::new(NO_VERSION));
+    if let Some(rec) = recording {
+        rec.check_fits(cfg)?;
+        let rate = args
+            .emulate_rate
+            .unwrap_or(rec.samples_per_s_per_thread * args.threads as f64);
+        let (rec, v, stop) = (rec.clone(), version.clone(), stop.clone());
+        let thread = std::thread::spawn(move || emulate(&rec, rate, &v, &tx, &stop));
+        return Ok(Players {
+            threads: vec![thread],
+            params: Vec::new(),
+            version,
+        });
+    }
     let rules = engine::Rules::preset(&cfg.rules)
         .ok_or_else(|| anyhow!("unknown rules preset {:?}", cfg.rules))?;
-    let model = model_config(&cfg);
+    let model = model_config(cfg);
     model.validate()?;
     let opponents = OpponentMix::parse(&cfg.opponents)?;
-    let stop = Arc::new(AtomicBool::new(false));
     let pause = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4);
-    let mut params = Vec::new();
-    let mut threads = Vec::new();
+    let mut players = Players {
+        threads: Vec::new(),
+        params: Vec::new(),
+        version,
+    };
     for t in 0..args.threads {
         let (ptx, prx) = mpsc::channel();
-        params.push(ptx);
+        players.params.push(ptx);
         // Seeds differ across machines (the name) and sessions (the resumes).
         let seed = Rng::derive_seed(
             cfg.seed ^ name_hash(name),
             2_000_000 + t as u64 + 1_000 * resumes,
         );
-        let setup = worker_setup(&cfg, rules, model, opponents, t as u32, seed);
+        let setup = worker_setup(cfg, rules, model, opponents, t as u32, seed);
         let links = WorkerLinks {
             params: prx,
             out: tx.clone(),
             stop: stop.clone(),
             pause: pause.clone(),
         };
-        threads.push(std::thread::spawn(move || run_worker(setup, links)));
+        players
+            .threads
+            .push(std::thread::spawn(move || run_worker(setup, links)));
     }
-    drop(tx);
+    Ok(players)
+}
+
+/// The thread that publishes the players' batches (recording and logging them when
+/// asked).
+fn start_sender(
+    args: &Args,
+    settings: &serde_json::Value,
+    mut publisher: Publisher,
+    rx: mpsc::Receiver<Vec<u8>>,
+) -> Result<std::thread::JoinHandle<(Sent, Result<()>)>> {
+    let mut recorder = match &args.record {
+        Some(dir) => Some(Recorder::create(dir, settings, args.threads)?),
+        None => None,
+    };
+    let mut log = match &args.published_log {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .with_context(|| format!("opening {}", p.display()))?,
+        ),
+        None => None,
+    };
+    let count = recorder.is_some() || args.stats.is_some();
+    Ok(std::thread::spawn(move || {
+        let mut sent = Sent::default();
+        // The counts survive an error (a publish cancelled at the stop).
+        let mut send_all = || -> Result<()> {
+            while let Ok(batch) = rx.recv() {
+                let samples = if count {
+                    samples_in(&TrajectoryBatch::from_bytes(&batch)?)
+                } else {
+                    0
+                };
+                let id = publisher
+                    .publish(&batch)
+                    .context("publishing a trajectory batch")?;
+                if let Some(f) = log.as_mut() {
+                    writeln!(f, "{id}").context("writing the published log")?;
+                }
+                if let Some(r) = recorder.as_mut() {
+                    r.add(&batch, samples)?;
+                }
+                sent.batches += 1;
+                sent.samples += samples;
+            }
+            Ok(())
+        };
+        let mut result = send_all();
+        sent.bytes = publisher.bytes_sent;
+        sent.waited_full = publisher.waited_full;
+        if let Some(r) = recorder {
+            match r.finish() {
+                Ok(rate) => sent.recorded_rate = Some(rate),
+                Err(e) => result = result.and(Err(e)),
+            }
+        }
+        (sent, result)
+    }))
+}
+
+/// Fetches the learner's parameters if they are newer than `held` and hands them to
+/// the players.
+fn follow_params(
+    board: &mut Board,
+    held: &mut u64,
+    players: &Players,
+    fetches: &mut Fetches,
+) -> Result<()> {
+    let Some(stamp) = board.params_stamp()? else {
+        return Ok(());
+    };
+    if stamp.version == *held {
+        return Ok(());
+    }
+    let t = Instant::now();
+    let Some((_rev, version, bytes)) = board.params()? else {
+        return Ok(());
+    };
+    fetches.fetch_ms.push(t.elapsed().as_secs_f64() * 1e3);
+    let now = broker::pipeline::unix_nanos();
+    fetches
+        .delay_ms
+        .push(now.saturating_sub(stamp.written_unix_ns) as f64 / 1e6);
+    fetches.count += 1;
+    fetches.bytes += bytes.len() as u64;
+    *held = version;
+    players.version.store(version, Ordering::Relaxed);
+    let bytes = Arc::new(bytes);
+    for p in &players.params {
+        let _ = p.send(bytes.clone());
+    }
+    Ok(())
+}
+
+fn play_epoch(
+    args: &Args,
+    name: &str,
+    settings: &serde_json::Value,
+    board: &mut Board,
+    deadline: Option<Instant>,
+    recording: &Option<Arc<Recording>>,
+) -> Result<Ended> {
+    let started = Instant::now();
+    let epoch = settings["epoch"]
+        .as_u64()
+        .ok_or_else(|| anyhow!("the run's settings have no epoch"))?;
+    let resumes = settings["resumes"].as_u64().unwrap_or(0);
+    let cfg: TrainConfig =
+        serde_json::from_value(settings["train"].clone()).context("the run's training settings")?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4);
+    let players = start_players(args, name, &cfg, resumes, recording, tx, &stop)?;
     let mut publisher = Publisher::new(&args.broker, name, epoch, capacity(&cfg))?;
     publisher.patience = board.patience;
     let cancel = publisher.cancel.clone();
-    let sender = std::thread::spawn(move || -> Result<u64> {
-        let mut sent = 0u64;
-        while let Ok(batch) = rx.recv() {
-            publisher
-                .publish(&batch)
-                .context("publishing a trajectory batch")?;
-            sent += 1;
-        }
-        Ok(sent)
-    });
-    let mut revision = 0u64;
+    let sender = start_sender(args, settings, publisher, rx)?;
+    let mut held = NO_VERSION;
+    let mut fetches = Fetches::default();
     let mut checked = Instant::now() - Duration::from_secs(1);
     let ended = loop {
-        if sender.is_finished() || threads.iter().all(|t| t.is_finished()) {
+        if sender.is_finished() || players.threads.iter().all(|t| t.is_finished()) {
             break None;
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -192,15 +385,7 @@ fn play_epoch(
             if now != Some(epoch) {
                 break Some(Ended::NewEpoch);
             }
-            if let Some((rev, _version, bytes)) = board.params()? {
-                if rev != revision {
-                    revision = rev;
-                    let bytes = Arc::new(bytes);
-                    for p in &params {
-                        let _ = p.send(bytes.clone());
-                    }
-                }
-            }
+            follow_params(board, &mut held, &players, &mut fetches)?;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -208,6 +393,9 @@ fn play_epoch(
     // Batches still queued when the learner stopped have nowhere to go.
     let stopping = matches!(ended, Some(Ended::Stop | Ended::NewEpoch | Ended::TimeUp));
     cancel.store(stopping, Ordering::Relaxed);
+    let Players {
+        threads, params, ..
+    } = players;
     drop(params);
     let mut first_error = None;
     for t in threads {
@@ -217,15 +405,75 @@ fn play_epoch(
             Err(_) => first_error = first_error.or(Some(anyhow!("a self-play thread panicked"))),
         }
     }
-    match sender.join() {
-        Ok(Ok(sent)) => eprintln!("worker {name}: {sent} batches published in epoch {epoch:x}"),
-        Ok(Err(_)) if stopping => {}
-        Ok(Err(e)) => first_error = first_error.or(Some(e)),
-        Err(_) => first_error = first_error.or(Some(anyhow!("the publisher panicked"))),
+    let sent = match sender.join() {
+        Ok((sent, result)) => {
+            eprintln!(
+                "worker {name}: {} batches published in epoch {epoch:x}",
+                sent.batches
+            );
+            match result {
+                Err(e) if !stopping => first_error = first_error.or(Some(e)),
+                _ => {}
+            }
+            Some(sent)
+        }
+        Err(_) => {
+            first_error = first_error.or(Some(anyhow!("the publisher panicked")));
+            None
+        }
+    };
+    if let Some(path) = &args.stats {
+        write_stats(path, name, epoch, started, sent.as_ref(), &fetches, args)?;
     }
     match (ended, first_error) {
         (_, Some(e)) => Err(e.context(format!("worker {name}"))),
         (Some(end), None) => Ok(end),
         (None, None) => bail!("worker {name}: self-play ended unexpectedly"),
     }
+}
+
+/// Mean, median, 95th percentile and largest of `xs` (all 0 when empty).
+fn summary(xs: &[f64]) -> serde_json::Value {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        v.get(((v.len() as f64 - 1.0) * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let mean = if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    };
+    serde_json::json!({"n": v.len(), "mean": mean, "p50": at(0.5), "p95": at(0.95), "max": at(1.0)})
+}
+
+fn write_stats(
+    path: &std::path::Path,
+    name: &str,
+    epoch: u64,
+    started: Instant,
+    sent: Option<&Sent>,
+    fetches: &Fetches,
+    args: &Args,
+) -> Result<()> {
+    let stats = serde_json::json!({
+        "name": name,
+        "epoch": epoch,
+        "mode": if args.emulate.is_some() { "emulate" } else { "selfplay" },
+        "threads": args.threads,
+        "seconds": started.elapsed().as_secs_f64(),
+        "batches": sent.map(|s| s.batches),
+        "samples": sent.map(|s| s.samples),
+        "bytes_sent": sent.map(|s| s.bytes),
+        "waited_full": sent.map(|s| s.waited_full),
+        "recorded_samples_per_s_per_thread": sent.and_then(|s| s.recorded_rate),
+        "params_fetches": fetches.count,
+        "params_bytes": fetches.bytes,
+        "params_delay_ms": summary(&fetches.delay_ms),
+        "params_fetch_ms": summary(&fetches.fetch_ms),
+    });
+    std::fs::write(path, serde_json::to_vec_pretty(&stats)?)
+        .with_context(|| format!("writing {}", path.display()))
 }

@@ -33,12 +33,21 @@
 //!    answer for any thread count) until the rollout budget is spent, the time budget
 //!    would be exceeded by one more batch, or every other candidate is significantly
 //!    worse than the leader (early stop).
+//! 7. **Racing** (optional, `prune_z`). After each batch from the second on, a
+//!    candidate whose paired difference to the leader is below zero by more than
+//!    `prune_z` standard errors is dropped: later worlds play only the candidates still
+//!    racing (the policy's choice always races, as the baseline every candidate is
+//!    paired with), so the budget goes to the close contests. The leader and the
+//!    choice are ranked by the paired difference to the policy's choice, which is
+//!    measured on each candidate's own worlds.
 //!
 //! Sources: rollout policy improvement after Tesauro & Galperin, "On-line policy
 //! improvement using Monte-Carlo search" (NIPS 1996); determinization as in Ginsberg's
 //! GIB (2001); inference-weighted worlds as in Buro et al., "Improving state evaluation,
-//! inference, and search in trick-based card games" (IJCAI 2009). Differences: one
-//! step of search only, and the significance rule of step 5.
+//! inference, and search in trick-based card games" (IJCAI 2009); racing after
+//! Maron & Moore's Hoeffding races (NIPS 1993) and Even-Dar et al.'s successive
+//! elimination (JMLR 2006), with paired normal intervals instead of Hoeffding bounds.
+//! Differences: one step of search only, and the significance rule of step 5.
 
 #![deny(missing_docs)]
 
@@ -161,6 +170,10 @@ pub struct SearchConfig {
     pub batch: usize,
     /// Stop early once every other candidate is `z` standard errors below the leader.
     pub early_stop: bool,
+    /// Racing: drop a candidate once it is this many standard errors below the leader
+    /// (paired), so later worlds play only the close ones (`None`: every candidate
+    /// plays every world).
+    pub prune_z: Option<f64>,
     /// Seed of the worlds.
     pub seed: u64,
     /// Who plays the rollouts.
@@ -184,6 +197,7 @@ impl SearchConfig {
             z: 2.0,
             batch: 16,
             early_stop: true,
+            prune_z: None,
             seed: 0,
             rollout: RolloutPolicy::Efficiency,
         })
@@ -200,7 +214,13 @@ impl SearchConfig {
         if self.belief == Belief::Weighted && (self.model.is_none() || self.proposals == 0) {
             return Err(SearchError::NoModel);
         }
-        if self.z.is_nan() || self.z < 0.0 || self.batch == 0 || !self.win_bonus.is_finite() {
+        let bad_prune = self.prune_z.is_some_and(|p| p.is_nan() || p < 0.0);
+        if self.z.is_nan()
+            || self.z < 0.0
+            || self.batch == 0
+            || !self.win_bonus.is_finite()
+            || bad_prune
+        {
             return Err(SearchError::BadConfig);
         }
         Ok(())
@@ -293,7 +313,8 @@ pub struct SearchResult {
     pub chosen: Action,
     /// The rollout policy's own choice.
     pub policy: Action,
-    /// Every candidate, best mean value first.
+    /// Every candidate, best first (by the paired difference to the policy's choice,
+    /// which orders as the mean value does when every candidate played every world).
     pub candidates: Vec<CandidateEstimate>,
     /// Worlds played (rollouts per candidate).
     pub worlds: usize,
@@ -513,14 +534,15 @@ fn beliefs(obs: &Observation, cfg: &SearchConfig) -> Result<Beliefs, SearchError
     Ok(Some((hyp, w, summary.effective)))
 }
 
-/// Plays world `i` for every candidate.
+/// Plays world `i` for every candidate still racing (`None` for the others).
 fn play_world(
     obs: &Observation,
     cands: &[Action],
+    racing: &[bool],
     cfg: &SearchConfig,
     beliefs: &Beliefs,
     i: usize,
-) -> Result<Vec<Outcome>, SearchError> {
+) -> Result<Vec<Option<Outcome>>, SearchError> {
     let seed = Rng::derive_seed(cfg.seed, i as u64);
     let mut rng = Rng::new(seed);
     let hands = beliefs
@@ -529,7 +551,11 @@ fn play_world(
     let world = Game::from_observation(obs, hands.as_ref(), &mut rng).map_err(SearchError::Rule)?;
     cands
         .iter()
-        .map(|&a| rollout(&world, obs.seat, a, cfg, seed))
+        .zip(racing)
+        .map(|(&a, &on)| {
+            on.then(|| rollout(&world, obs.seat, a, cfg, seed))
+                .transpose()
+        })
         .collect()
 }
 
@@ -576,19 +602,20 @@ pub fn search(
     };
     let cands = candidates(obs, legal, policy, cfg, &beliefs);
     let mut values: Vec<Vec<Outcome>> = vec![Vec::new(); cands.len()];
+    let mut racing = vec![true; cands.len()];
     let mut worlds = 0usize;
     let mut stopped_early = false;
     let limit = cfg.rollouts as usize;
     while cands.len() > 1 && worlds < limit {
         let n = cfg.batch.min(limit - worlds);
         let batch_start = Instant::now();
-        let results: Vec<Result<Vec<Outcome>, SearchError>> = (worlds..worlds + n)
+        let results: Vec<Result<Vec<Option<Outcome>>, SearchError>> = (worlds..worlds + n)
             .into_par_iter()
-            .map(|i| play_world(obs, &cands, cfg, &beliefs, i))
+            .map(|i| play_world(obs, &cands, &racing, cfg, &beliefs, i))
             .collect();
         for r in results {
             for (v, o) in values.iter_mut().zip(r?) {
-                v.push(o);
+                v.extend(o);
             }
         }
         worlds += n;
@@ -597,7 +624,13 @@ pub fn search(
         if cfg.budget_ms.is_some_and(|b| elapsed + batch_ms > b) {
             break;
         }
-        if cfg.early_stop && worlds >= 2 * cfg.batch && leader_is_clear(&values, cfg.z) {
+        if worlds < 2 * cfg.batch {
+            continue;
+        }
+        if let Some(prune_z) = cfg.prune_z {
+            prune(&values, &mut racing, prune_z);
+        }
+        if cfg.early_stop && leader_is_clear(&values, &racing, cfg.z) {
             stopped_early = true;
             break;
         }
@@ -617,19 +650,48 @@ fn value_column(v: &[Outcome]) -> Vec<f64> {
     v.iter().map(|o| o.0).collect()
 }
 
-/// Whether every candidate is `z` standard errors below the best mean (paired).
-fn leader_is_clear(values: &[Vec<Outcome>], z: f64) -> bool {
-    let cols: Vec<Vec<f64>> = values.iter().map(|v| value_column(v)).collect();
-    let means: Vec<f64> = cols
+/// Each candidate's paired difference to the policy's choice (candidate 0) over the
+/// worlds the candidate played (the policy's choice plays every world, and a dropped
+/// candidate's worlds are the first ones).
+fn versus_policy(values: &[Vec<Outcome>]) -> Vec<Mean> {
+    let base = value_column(&values[0]);
+    values
         .iter()
-        .map(|c| Mean::of(c.iter().copied()).mean)
-        .collect();
-    let Some(lead) = (0..cols.len()).max_by(|&a, &b| means[a].total_cmp(&means[b])) else {
+        .map(|v| paired(&value_column(v), &base))
+        .collect()
+}
+
+/// The candidate with the best paired difference to the policy's choice among those
+/// `racing`.
+fn leader(versus: &[Mean], racing: &[bool]) -> Option<usize> {
+    (0..versus.len())
+        .filter(|&c| racing[c])
+        .max_by(|&a, &b| versus[a].mean.total_cmp(&versus[b].mean))
+}
+
+/// Drops (from `racing`) every candidate but the policy's choice and the leader that
+/// is more than `z` standard errors below the leader on their common worlds.
+fn prune(values: &[Vec<Outcome>], racing: &mut [bool], z: f64) {
+    let Some(lead) = leader(&versus_policy(values), racing) else {
+        return;
+    };
+    let lead_col = value_column(&values[lead]);
+    for c in 1..values.len() {
+        if c != lead && racing[c] && paired(&value_column(&values[c]), &lead_col).upper(z) < 0.0 {
+            racing[c] = false;
+        }
+    }
+}
+
+/// Whether every racing candidate is `z` standard errors below the leader (paired).
+fn leader_is_clear(values: &[Vec<Outcome>], racing: &[bool], z: f64) -> bool {
+    let Some(lead) = leader(&versus_policy(values), racing) else {
         return true;
     };
-    (0..cols.len())
-        .filter(|&c| c != lead)
-        .all(|c| paired(&cols[c], &cols[lead]).upper(z) < 0.0)
+    let lead_col = value_column(&values[lead]);
+    (0..values.len())
+        .filter(|&c| c != lead && racing[c])
+        .all(|c| paired(&value_column(&values[c]), &lead_col).upper(z) < 0.0)
 }
 
 fn summarise(
@@ -641,17 +703,18 @@ fn summarise(
     effective_proposals: Option<f64>,
     stopped_early: bool,
 ) -> SearchResult {
-    let base = value_column(&values[0]);
+    let versus = versus_policy(values);
     let mut est: Vec<CandidateEstimate> = cands
         .iter()
         .zip(values)
-        .map(|(&action, v)| {
+        .zip(&versus)
+        .map(|((&action, v), &versus_policy)| {
             let col = value_column(v);
             CandidateEstimate {
                 action,
                 label: action_label(action),
                 value: Mean::of(col.iter().copied()),
-                versus_policy: paired(&col, &base),
+                versus_policy,
                 win: Mean::of(v.iter().map(|o| o.1 as u8 as f64)),
                 deal_in: Mean::of(v.iter().map(|o| o.2 as u8 as f64)),
             }
@@ -660,10 +723,10 @@ fn summarise(
     let policy = cands[0];
     let best = est
         .iter()
-        .max_by(|a, b| a.value.mean.total_cmp(&b.value.mean))
+        .max_by(|a, b| a.versus_policy.mean.total_cmp(&b.versus_policy.mean))
         .filter(|c| c.action != policy && c.versus_policy.lower(cfg.z) > 0.0)
         .map_or(policy, |c| c.action);
-    est.sort_by(|a, b| b.value.mean.total_cmp(&a.value.mean));
+    est.sort_by(|a, b| b.versus_policy.mean.total_cmp(&a.versus_policy.mean));
     SearchResult {
         chosen: best,
         policy,

@@ -315,3 +315,49 @@ fn safe_candidates_are_the_least_dangerous_discards() {
         SearchError::NoModel
     );
 }
+
+#[test]
+fn racing_drops_only_candidates_clearly_behind_and_keeps_the_policy_choice() {
+    let mut pruned_some = false;
+    for (obs, legal) in decisions(12) {
+        let mut cfg = fixed(Belief::Weighted);
+        cfg.rollouts = 96;
+        cfg.prune_z = Some(1.0);
+        let r = search(&obs, &legal, &cfg).unwrap();
+        let policy = r.candidates.iter().find(|c| c.action == r.policy).unwrap();
+        // The baseline plays every world; a dropped candidate played a prefix of whole
+        // batches (at least two).
+        assert_eq!(policy.value.n, r.worlds);
+        for c in &r.candidates {
+            assert!(c.value.n == r.worlds || (c.value.n >= 16 && c.value.n % 8 == 0));
+            assert_eq!(c.versus_policy.n, c.value.n);
+            pruned_some |= c.value.n < r.worlds;
+        }
+        let chosen = r.candidates.iter().find(|c| c.action == r.chosen).unwrap();
+        assert!(r.chosen == r.policy || chosen.versus_policy.lower(cfg.z) > 0.0);
+        // Best first by the paired difference to the policy's choice.
+        assert!(r
+            .candidates
+            .windows(2)
+            .all(|w| w[0].versus_policy.mean >= w[1].versus_policy.mean));
+        // Without racing every candidate plays every world, and the same worlds give
+        // the policy's choice the same value.
+        cfg.prune_z = None;
+        let full = search(&obs, &legal, &cfg).unwrap();
+        let base = full
+            .candidates
+            .iter()
+            .find(|c| c.action == r.policy)
+            .unwrap();
+        assert_eq!(base.value.mean, policy.value.mean);
+        assert!(full.candidates.iter().all(|c| c.value.n == full.worlds));
+    }
+    assert!(pruned_some, "no candidate was ever dropped");
+    let mut cfg = fixed(Belief::Weighted);
+    cfg.prune_z = Some(f64::NAN);
+    let (obs, legal) = decisions(1).remove(0);
+    assert_eq!(
+        search(&obs, &legal, &cfg).unwrap_err(),
+        SearchError::BadConfig
+    );
+}

@@ -198,21 +198,23 @@ pub fn render(section: &SearchSection, s: &mut String) {
          the same walls (the first minus the second: search minus the efficiency bot in \
          the searching seat, or the model minus the search; 95 % intervals, walls as \
          clusters). A row of the report's seed plays the first of the report's walls. \
-         Budgets are rollouts per candidate (load-independent); ms/decision is the \
-         measured mean wall time of one search on the arena's threads.\n"
+         Budgets are rollouts per candidate (load-independent); with racing (`race z`) a \
+         candidate more than `race z` paired standard errors behind the leader plays no \
+         further worlds, so the budget is the most rollouts per candidate. ms/decision is \
+         the measured mean wall time of one search on the arena's threads.\n"
     );
     if !section.runs.is_empty() {
         let _ = writeln!(
             s,
-            "| line-up | belief | rollouts | z | safe-k | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
+            "| line-up | belief | rollouts | z | safe-k | race z | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         for r in &section.runs {
             for c in r.paired.as_array().into_iter().flatten() {
                 let cmp = &c["comparison"];
                 let _ = writeln!(
                     s,
-                    "| `{}` vs `{}` | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
+                    "| `{}` vs `{}` | {} | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
                     r.lineup,
                     flag(&r.command, "--paired-with"),
                     flag_or(&r.command, "--search-belief", "weighted"),
@@ -221,6 +223,8 @@ pub fn render(section: &SearchSection, s: &mut String) {
                     // Runs from before the option record none and searched no safe
                     // candidates.
                     setting(r, "safe_k", "--search-safe-k", "0"),
+                    // Racing (dropping candidates clearly behind): `-` when off.
+                    setting(r, "prune_z", "--search-prune-z", "-"),
                     r.git_revision.get(..7).unwrap_or(&r.git_revision),
                     flag_or(&r.command, "--seed", "1"),
                     r.ms_per_decision,

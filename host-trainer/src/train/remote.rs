@@ -28,6 +28,9 @@ use super::config::TrainConfig;
 /// The run folder's log of the batches taken from the broker (`id stream-seq
 /// deliveries` per line).
 pub const TAKEN_LOG: &str = "broker-taken.log";
+/// The run folder's log of the batches the learner dropped (`id reason` per line;
+/// reasons `stale`: another epoch's, `corrupt`, `repeated`: taken before).
+pub const DROPPED_LOG: &str = "broker-dropped.log";
 
 /// The stream's limits for a run: as many batches as the sample channel holds, four
 /// times over; batches and parameter snapshots well below the server's payload limit.
@@ -88,20 +91,26 @@ impl Remote {
         let mut consumer = Consumer::new(url, epoch, cap);
         // Every batch taken, by id, appended to the run folder's `broker-taken.log`
         // (the fault tests check that no id is taken twice across learner sessions).
-        let log = match &cfg.run_dir {
-            Some(dir) => Some(
-                std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(dir.join(TAKEN_LOG))
-                    .context("opening the run's broker-taken.log")?,
-            ),
-            None => None,
+        let open = |name: &str| -> Result<Option<std::fs::File>> {
+            match &cfg.run_dir {
+                Some(dir) => Ok(Some(
+                    std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(dir.join(name))
+                        .with_context(|| format!("opening the run's {name}"))?,
+                )),
+                None => Ok(None),
+            }
+        };
+        let logs = Logs {
+            taken: open(TAKEN_LOG)?,
+            dropped: open(DROPPED_LOG)?,
         };
         let handle = std::thread::Builder::new()
             .name("broker-in".into())
             .spawn(move || {
-                let result = bridge(&mut consumer, &samples, &stop, log);
+                let result = bridge(&mut consumer, &samples, &stop, logs);
                 if let Err(e) = &result {
                     if let Ok(mut f) = failures.lock() {
                         f.push(format!("broker: {e:#}"));
@@ -136,17 +145,29 @@ impl Remote {
     }
 }
 
+/// The run folder's broker logs (none without a run folder).
+struct Logs {
+    taken: Option<std::fs::File>,
+    dropped: Option<std::fs::File>,
+}
+
 /// Moves batches from the stream into the sample channel until `stop`; each is acked
 /// once the channel has it.
 fn bridge(
     consumer: &mut Consumer,
     samples: &SyncSender<Vec<u8>>,
     stop: &AtomicBool,
-    mut log: Option<std::fs::File>,
+    mut logs: Logs,
 ) -> Result<()> {
     use std::io::Write;
     while !stop.load(Ordering::Relaxed) {
-        let Some(mut r) = consumer.next(Duration::from_millis(200))? else {
+        let next = consumer.next(Duration::from_millis(200));
+        for (id, why) in consumer.dropped_ids.drain(..) {
+            if let Some(f) = logs.dropped.as_mut() {
+                writeln!(f, "{id} {why}").context("writing broker-dropped.log")?;
+            }
+        }
+        let Some(mut r) = next? else {
             continue;
         };
         // The batch moves into the channel; the id and ack subject stay for the ack.
@@ -154,7 +175,7 @@ fn bridge(
             // The learner is gone: leave the batch unacked for the next one.
             return Ok(());
         }
-        if let Some(f) = log.as_mut() {
+        if let Some(f) = logs.taken.as_mut() {
             writeln!(f, "{} {} {}", r.id, r.stream_seq, r.delivered)
                 .context("writing broker-taken.log")?;
         }
