@@ -184,7 +184,7 @@ def emulate(exe, nats, work, rec, n, rate, updates, log, netns=False):
     span = warm[-1]["elapsed_s"] - (metrics[1]["elapsed_s"] if len(metrics) > 4 else 0.0)
     samples = sum(r["batch"] for r in warm)
     ws = [json.loads(s.read_text()) for s, _ in workers]
-    delays = [d for w in ws for d in [w["params_delay_ms"]["mean"]] if w["params_delay_ms"]["n"]]
+    delays = [w["params_delay_ms"] for w in ws if w["params_delay_ms"]["n"]]
     return {
         "workers": n,
         "netns": netns,
@@ -203,13 +203,16 @@ def emulate(exe, nats, work, rec, n, rate, updates, log, netns=False):
         "params_snapshot_bytes": (
             sum(w["params_bytes"] for w in ws) / max(1, sum(w["params_fetches"] for w in ws))
         ),
-        "params_delay_ms_mean_of_workers": statistics.fmean(delays) if delays else None,
-        "params_delay_ms_p95_max": max((w["params_delay_ms"].get("p95", 0) for w in ws), default=None),
+        # Per worker: the delay from the learner writing a snapshot to the worker
+        # holding it (the epoch's first snapshot left out: it measures the join).
+        "params_delay_ms_p50_median": statistics.median(d["p50"] for d in delays) if delays else None,
+        "params_delay_ms_p95_max": max((d["p95"] for d in delays), default=None),
         "params_fetch_ms_mean": statistics.fmean(
             w["params_fetch_ms"]["mean"] for w in ws if w["params_fetch_ms"]["n"]
         ),
         "params_fetch_ms_p95_max": max(w["params_fetch_ms"].get("p95", 0) for w in ws),
         "learner_command": " ".join(largs),
+        "worker_stats": ws,
     }
 
 
@@ -249,13 +252,14 @@ def can_netns():
         netns_down()
 
 
-def table(results, rate):
+def table(results, rate, recorded):
     lines = [
-        f"Recorded rate: {rate:.0f} samples/s per self-play thread (one core).",
+        f"Recorded rate: {recorded:.0f} samples/s per self-play thread (one core); "
+        f"each emulated worker offers {rate:.0f} samples/s.",
         "",
         "| workers | offered samples/s | learner samples/s | × linear | wait s/update | "
         "update s/update | server in MB | server out MB | params fetches | "
-        "fan-out delay ms (mean) | fetch ms (mean / p95) |",
+        "fan-out delay ms (p50 / p95) | fetch ms (mean / p95) |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
@@ -265,9 +269,18 @@ def table(results, rate):
             f"| {r['scaling_efficiency']:.2f} | {r['wait_s_per_update']:.2f} "
             f"| {r['update_s_per_update']:.2f} | {r['server_in_bytes'] / 1e6:.1f} "
             f"| {r['server_out_bytes'] / 1e6:.1f} | {r['params_fetches']} "
-            f"| {r['params_delay_ms_mean_of_workers'] or 0:.0f} "
+            f"| {r['params_delay_ms_p50_median'] or 0:.0f} / {r['params_delay_ms_p95_max'] or 0:.0f} "
             f"| {r['params_fetch_ms_mean']:.0f} / {r['params_fetch_ms_p95_max']:.0f} |"
         )
+    lines += [
+        "",
+        "Learner samples/s: over the updates after the first two. Server MB: the server's "
+        "in_bytes/out_bytes. Fan-out delay: from the learner writing a snapshot to a worker "
+        "holding it (workers poll a 16-byte stamp every 200 ms), the median over workers of "
+        "their medians / the largest of their 95th percentiles; fetch: the download alone. "
+        "A cap in parentheses: the workers sat in a network namespace whose server-to-worker "
+        "link a `tc tbf` token bucket limited to that rate.",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -282,6 +295,8 @@ def main():
     ap.add_argument("--bandwidths", default="100mbit,20mbit", help="tbf rates, comma-separated ('' for none)")
     ap.add_argument("--train-args", default="", help="more `train` options (model size, "
                     "steps per update), for the recording and every learner")
+    ap.add_argument("--rate", type=float, default=0.0, help="samples/s per emulated worker "
+                    "(default: the recorded rate of one self-play thread)")
     ap.add_argument("--label", default="emulation", help="output files <out>/<label>.{json,md,log}")
     ap.add_argument("--out", default=str(ROOT / "models/scaling"))
     a = ap.parse_args()
@@ -299,6 +314,8 @@ def main():
     rec, meta = record(a.exe, a.nats, work, a.record_seconds, log)
     rate = meta["samples_per_s_per_thread"]
     print(f"recorded {meta['batches']} batches, {rate:.0f} samples/s per thread", flush=True)
+    if a.rate > 0:
+        rate = a.rate
     results = []
     for n in [int(x) for x in a.workers.split(",") if x]:
         r = emulate(a.exe, a.nats, work, rec, n, rate, a.updates, log)
@@ -318,7 +335,7 @@ def main():
             netns_down()
         r["cap"] = cap
         print(f"{a.fanout_workers} workers behind {cap}: fetch {r['params_fetch_ms_mean']:.0f} ms, "
-              f"delay {r['params_delay_ms_mean_of_workers'] or 0:.0f} ms, "
+              f"delay p50 {r['params_delay_ms_p50_median'] or 0:.0f} ms, "
               f"{r['learner_samples_per_s']:.0f} samples/s", flush=True)
         results.append(r)
     git = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -334,9 +351,9 @@ def main():
     (out / f"{a.label}.json").write_text(json.dumps(doc, indent=2) + "\n")
     (out / f"{a.label}.md").write_text(
         f"`{' '.join(sys.argv)}` (train options: `{a.train_args or 'defaults'}`)\n\n"
-        + table(results, rate)
+        + table(results, rate, meta["samples_per_s_per_thread"])
     )
-    print(table(results, rate))
+    print(table(results, rate, meta["samples_per_s_per_thread"]))
     shutil.rmtree(work, ignore_errors=True)
 
 

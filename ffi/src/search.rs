@@ -60,8 +60,9 @@ fn check_budget(budget_ms: u32) -> Result<(), Error> {
 }
 
 /// The configuration of `mj_search_advise`: the search crate's defaults for the rules
-/// (weighted belief, top 5 discards, at most 2 000 worlds, z = 2) with the caller's time
-/// budget, no early stop and seed 0.
+/// (weighted belief, top 5 discards plus the 2 safest, at most 2 000 worlds, z = 2) with
+/// the caller's time budget, no early stop, no racing (every candidate is ranked on
+/// every world) and seed 0.
 fn config(g: &Game, budget_ms: u32) -> Result<SearchConfig, Error> {
     let mut cfg = SearchConfig::new(g.rules()).map_err(|e| {
         Error::new(
@@ -71,6 +72,7 @@ fn config(g: &Game, budget_ms: u32) -> Result<SearchConfig, Error> {
     })?;
     cfg.budget_ms = Some(f64::from(budget_ms));
     cfg.early_stop = false;
+    cfg.prune_z = None;
     cfg.seed = 0;
     Ok(cfg)
 }

@@ -339,8 +339,9 @@ fn run_search(args: &Args, obs: &Observation, legal: &[engine::game::Action]) ->
     cfg.rollouts = args.rollouts;
     cfg.belief = args.belief.into();
     cfg.seed = args.seed;
-    // Advice ranks every candidate: spend the whole budget.
+    // Advice ranks every candidate: spend the whole budget on all of them.
     cfg.early_stop = false;
+    cfg.prune_z = None;
     let result = search(obs, &legal, &cfg).map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string_pretty(&result)?);

@@ -85,11 +85,25 @@ pub struct Args {
     pub quiet: bool,
 }
 
+/// `--search-prune-z`: standard errors, or `None` for `off`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PruneZ(pub Option<f64>);
+
+fn parse_prune_z(s: &str) -> Result<PruneZ, String> {
+    if s == "off" {
+        return Ok(PruneZ(None));
+    }
+    match s.parse::<f64>() {
+        Ok(z) if z.is_finite() && z >= 0.0 => Ok(PruneZ(Some(z))),
+        _ => Err(format!("{s:?} is neither `off` nor a non-negative number")),
+    }
+}
+
 /// The flags of `search` seats (also used by `advise --search`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct SearchArgs {
     /// Search: most rollouts per candidate (one per determinized world).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 400)]
     pub search_rollouts: u32,
     /// Search: time budget per decision in milliseconds (none: rollouts only, which
     /// makes results independent of machine load).
@@ -103,7 +117,7 @@ pub struct SearchArgs {
     pub search_top_k: usize,
     /// Search: discards added as candidates, least likely to deal in first (weighted
     /// belief only).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 2)]
     pub search_safe_k: usize,
     /// Search: standard errors by which a candidate must beat the policy's choice.
     #[arg(long, default_value_t = 2.0)]
@@ -115,9 +129,10 @@ pub struct SearchArgs {
     #[arg(long, default_value_t = 0.0)]
     pub search_win_bonus: f64,
     /// Search: racing, dropping a candidate once it is this many standard errors below
-    /// the leader (paired), so later worlds play only the close ones (off when absent).
-    #[arg(long)]
-    pub search_prune_z: Option<f64>,
+    /// the leader (paired), so later worlds play only the close ones; `off` plays every
+    /// candidate in every world.
+    #[arg(long, default_value = "2", value_parser = parse_prune_z)]
+    pub search_prune_z: PruneZ,
 }
 
 impl SearchArgs {
@@ -133,7 +148,7 @@ impl SearchArgs {
             "z": self.search_z,
             "proposals": self.search_proposals,
             "win_bonus": self.search_win_bonus,
-            "prune_z": self.search_prune_z,
+            "prune_z": self.search_prune_z.0,
         })
     }
 
@@ -148,7 +163,7 @@ impl SearchArgs {
         cfg.z = self.search_z;
         cfg.proposals = self.search_proposals;
         cfg.win_bonus = self.search_win_bonus;
-        cfg.prune_z = self.search_prune_z;
+        cfg.prune_z = self.search_prune_z.0;
         cfg.validate()
             .map_err(|e| anyhow::anyhow!("search flags: {e}"))?;
         Ok(cfg)

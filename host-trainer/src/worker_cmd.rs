@@ -181,7 +181,7 @@ struct Fetches {
     count: u64,
     bytes: u64,
     /// Milliseconds from the learner writing the parameters to this worker holding
-    /// them (by the two machines' clocks).
+    /// them (by the two machines' clocks), for every snapshot but the epoch's first.
     delay_ms: Vec<f64>,
     /// Milliseconds the download itself took.
     fetch_ms: Vec<f64>,
@@ -329,10 +329,14 @@ fn follow_params(
         return Ok(());
     };
     fetches.fetch_ms.push(t.elapsed().as_secs_f64() * 1e3);
-    let now = broker::pipeline::unix_nanos();
-    fetches
-        .delay_ms
-        .push(now.saturating_sub(stamp.written_unix_ns) as f64 / 1e6);
+    // The first snapshot of an epoch was written before this worker joined (or
+    // started up): its age measures the join, not the fan-out.
+    if *held != NO_VERSION {
+        let now = broker::pipeline::unix_nanos();
+        fetches
+            .delay_ms
+            .push(now.saturating_sub(stamp.written_unix_ns) as f64 / 1e6);
+    }
     fetches.count += 1;
     fetches.bytes += bytes.len() as u64;
     *held = version;

@@ -195,6 +195,8 @@ fn search_advise<'py>(
         cfg.seed = seed;
         cfg.belief = belief;
         cfg.top_k = top_k;
+        // Advice ranks every candidate on every world.
+        cfg.prune_z = None;
         search::search(&obs, &legal, &cfg)
     });
     let r = result.map_err(|e| SearchError::new_err(e.to_string()))?;

@@ -41,6 +41,8 @@ fn run(rules: &Rules) {
     let mut cfg = SearchConfig::new(rules).expect("config");
     cfg.budget_ms = None;
     cfg.early_stop = false;
+    // Every candidate plays every world, so rollouts = worlds × candidates.
+    cfg.prune_z = None;
     cfg.rollouts = 64;
     for (name, belief) in [
         ("uniform", search::Belief::Uniform),
@@ -60,8 +62,11 @@ fn run(rules: &Rules) {
             rps / hands_per_s
         );
     }
-    // Latency at the default budget (100 ms), the way `advise --search` runs it.
-    let cfg = SearchConfig::new(rules).expect("config");
+    // Latency at the default budget (100 ms), the way `advise --search` runs it (the
+    // whole budget on every candidate: no early stop, no racing).
+    let mut cfg = SearchConfig::new(rules).expect("config");
+    cfg.early_stop = false;
+    cfg.prune_z = None;
     let budget = cfg.budget_ms.unwrap_or(0.0);
     let mut ms: Vec<f64> = positions
         .iter()

@@ -182,14 +182,17 @@ pub struct SearchConfig {
 
 impl SearchConfig {
     /// The default configuration for `rules`: 100 ms, at most 2 000 worlds, top 5
-    /// discards, weighted belief over 512 proposals (its shanten prior measured from
-    /// 4 000 hands of efficiency self-play, cached per rule set), z = 2.
+    /// discards plus the 2 safest, weighted belief over 512 proposals (its shanten
+    /// prior measured from 4 000 hands of efficiency self-play, cached per rule set),
+    /// z = 2, racing at 2 standard errors: the strongest setting measured (400
+    /// rollouts with these settings: +0.160 points/hand over the efficiency bot, see
+    /// models/REPORT.md).
     pub fn new(rules: &Rules) -> Result<SearchConfig, SearchError> {
         Ok(SearchConfig {
             rollouts: 2_000,
             budget_ms: Some(100.0),
             top_k: 5,
-            safe_k: 0,
+            safe_k: 2,
             belief: Belief::Weighted,
             proposals: 512,
             model: Some(Arc::new(OpponentModel::new(shanten_prior(rules)?))),
@@ -197,7 +200,7 @@ impl SearchConfig {
             z: 2.0,
             batch: 16,
             early_stop: true,
-            prune_z: None,
+            prune_z: Some(2.0),
             seed: 0,
             rollout: RolloutPolicy::Efficiency,
         })

@@ -43,6 +43,7 @@ fn fixed(belief: Belief) -> SearchConfig {
     cfg.batch = 8;
     cfg.belief = belief;
     cfg.early_stop = false;
+    cfg.prune_z = None;
     cfg.seed = 5;
     cfg
 }

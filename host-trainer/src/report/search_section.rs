@@ -218,7 +218,7 @@ pub fn render(section: &SearchSection, s: &mut String) {
                     r.lineup,
                     flag(&r.command, "--paired-with"),
                     flag_or(&r.command, "--search-belief", "weighted"),
-                    flag_or(&r.command, "--search-rollouts", "200"),
+                    setting(r, "rollouts", "--search-rollouts", "200"),
                     setting(r, "z", "--search-z", "2"),
                     // Runs from before the option record none and searched no safe
                     // candidates.

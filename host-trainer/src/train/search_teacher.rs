@@ -41,6 +41,11 @@ impl SearchTeacher {
         let mut config = SearchConfig::new(rules).map_err(|e| anyhow!("search teacher: {e}"))?;
         config.rollouts = setup.rollouts;
         config.budget_ms = None;
+        // Every candidate's value on the same worlds is the distillation target, and
+        // the labels stay those the training issue measured: no racing, no extra
+        // safe candidates.
+        config.prune_z = None;
+        config.safe_k = 0;
         config
             .validate()
             .map_err(|e| anyhow!("search teacher: {e}"))?;
