@@ -183,7 +183,7 @@ impl Recording {
                 cfg.rules
             );
         }
-        if format!("{:?}", model_config(&self.train)) != format!("{:?}", model_config(cfg)) {
+        if model_config(&self.train) != model_config(cfg) {
             bail!("the recording was made with another model shape than the run's");
         }
         Ok(())
