@@ -43,8 +43,13 @@
 //! general: honours before number tiles (a single honour before a paired one), then
 //! terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
 
+mod fast;
+#[doc(hidden)]
+pub mod reference;
+
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
+use reference::second_step;
 
 /// Ukeire of a `13 - 3k`-tile hand.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
@@ -191,55 +196,6 @@ fn after_discard(
     }
 }
 
-/// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
-/// average over draws of the best ukeire count after a discard keeping shanten `s - 1`.
-fn second_step(
-    hand: &TileCounts,
-    melds: u8,
-    tile_set: TileSet,
-    forms: Forms,
-    unseen: &TileCounts,
-    u: &Ukeire,
-) -> f32 {
-    if u.shanten <= 0 {
-        return 0.0;
-    }
-    let target = u.shanten - 1;
-    let mut weighted = 0.0f32;
-    let mut total = 0u32;
-    let mut draws = u.types;
-    while draws != 0 {
-        let d = draws.trailing_zeros() as usize;
-        draws &= draws - 1;
-        let w = unseen[d] as u32;
-        if w == 0 {
-            continue;
-        }
-        let mut h14 = *hand;
-        h14[d] += 1;
-        let mut left = *unseen;
-        left[d] -= 1;
-        let p14 = Prepared::new(&h14, melds, tile_set, forms);
-        let mut best = 0u32;
-        for x in 0..NUM_TILE_TYPES {
-            if h14[x] == 0 || p14.after_discard(&h14, x) != target {
-                continue;
-            }
-            let mut h13 = h14;
-            h13[x] -= 1;
-            let p13 = Prepared::new(&h13, melds, tile_set, forms);
-            best = best.max(ukeire_prepared(&p13, &h13, &left).tiles);
-        }
-        weighted += (w * best) as f32;
-        total += w;
-    }
-    if total == 0 {
-        0.0
-    } else {
-        weighted / total as f32
-    }
-}
-
 /// Sanitises a hand for the efficiency functions: counts above 4 read as 4.
 fn clamp_counts(counts: &TileCounts) -> TileCounts {
     let mut c = *counts;
@@ -257,6 +213,10 @@ fn raw_score(delta_shanten: i8, ukeire_tiles: u16, second: f32) -> f32 {
 
 /// The value-score matrix of a `14 - 3k`-tile hand (see the module docs). `unseen` is
 /// the availability of each type for the seat. Never panics.
+///
+/// Equal, bit for bit, to the original computation kept in [`reference`] (the
+/// [`fast`] module explains how the second step shares its work between discards);
+/// hands with more than 14 tiles (malformed input) are left to the reference.
 #[allow(clippy::needless_range_loop)] // `t` indexes six parallel arrays
 pub fn value_scores(
     counts: &TileCounts,
@@ -266,6 +226,9 @@ pub fn value_scores(
     unseen: &TileCounts,
 ) -> ValueScores {
     let counts = clamp_counts(counts);
+    if counts.iter().map(|&c| c as u32).sum::<u32>() > 14 {
+        return reference::value_scores_reference(&counts, melds, tile_set, forms, unseen);
+    }
     let mut v = ValueScores {
         held: 0,
         shanten_after: [NOT_APPLICABLE; NUM_TILE_TYPES],
@@ -275,32 +238,36 @@ pub fn value_scores(
         score: [0.0; NUM_TILE_TYPES],
     };
     let mut best = NOT_APPLICABLE;
-    let mut ukeire = [Ukeire::default(); NUM_TILE_TYPES];
+    let full = Prepared::new(&counts, melds, tile_set, forms);
+    let mut prepared = [full; NUM_TILE_TYPES];
     for t in 0..NUM_TILE_TYPES {
         if counts[t] == 0 {
             continue;
         }
         v.held |= 1u64 << t;
-        let a = after_discard(&counts, melds, tile_set, forms, unseen, t);
-        v.shanten_after[t] = a.shanten;
-        v.ukeire_types[t] = a.ukeire.types;
-        v.ukeire_tiles[t] = a.ukeire.tiles.min(u16::MAX as u32) as u16;
-        ukeire[t] = a.ukeire;
-        best = best.min(a.shanten);
+        let mut hand = counts;
+        hand[t] -= 1;
+        let p = full.with_count(&counts, t, hand[t]);
+        let u = ukeire_prepared(&p, &hand, unseen);
+        prepared[t] = p;
+        v.shanten_after[t] = u.shanten;
+        v.ukeire_types[t] = u.types;
+        v.ukeire_tiles[t] = u.tiles.min(u16::MAX as u32) as u16;
+        best = best.min(u.shanten);
     }
-    // The second step (tens of µs per discard far from tenpai) only ranks discards
-    // that keep the best shanten: a worse-shanten discard is outranked whatever its
-    // second step, so it gets 0 there.
-    let mut keep = v.held;
-    while keep != 0 {
-        let t = keep.trailing_zeros() as usize;
-        keep &= keep - 1;
-        if v.shanten_after[t] == best {
-            let mut hand = counts;
-            hand[t] -= 1;
-            v.second_step[t] = second_step(&hand, melds, tile_set, forms, unseen, &ukeire[t]);
-        }
+    let mut keep = 0u64;
+    for t in 0..NUM_TILE_TYPES {
+        keep |= ((counts[t] > 0 && v.shanten_after[t] == best) as u64) << t;
     }
+    fast::second_steps(
+        &counts,
+        unseen,
+        &prepared,
+        &v.ukeire_types,
+        keep,
+        best,
+        &mut v.second_step,
+    );
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
         if counts[t] > 0 {

@@ -492,6 +492,50 @@ impl Prepared {
         }
     }
 
+    /// The prepared hand `counts` (the array this was prepared from) with the count of
+    /// type `t` changed to `c_new`: equal to [`Prepared::new`] of the changed array for
+    /// counts up to 4, at the cost of one group's class (the one-tile-change update the
+    /// value scores chain through draws and discards). `t >= 34` returns a copy.
+    #[inline]
+    pub(crate) fn with_count(&self, counts: &TileCounts, t: usize, c_new: u8) -> Prepared {
+        let mut p = *self;
+        let Some(&c) = counts.get(t) else {
+            return p;
+        };
+        match group_of(t, self.tile_set) {
+            None => {}
+            Some(3) => {
+                p.key = p
+                    .key
+                    .wrapping_sub(table::HONOR_WEIGHT[c as usize])
+                    .wrapping_add(table::HONOR_WEIGHT[c_new as usize]);
+                p.class[3] = table::honor_class(p.key);
+                p.cd = table::pair_cd(p.class[2], p.class[3]);
+            }
+            Some(g) => {
+                let base = g * 9;
+                let mut suit = [0u8; 9];
+                suit.copy_from_slice(&counts[base..base + 9]);
+                suit[t - base] = c_new;
+                p.class[g] = table::suit_class(&suit);
+                if g < 2 {
+                    p.ab = table::pair_ab(p.class[0], p.class[1]);
+                } else {
+                    p.cd = table::pair_cd(p.class[2], p.class[3]);
+                }
+            }
+        }
+        p.overlap = table::final_overlap(p.ab, p.cd, p.sets);
+        let step = |at_least: u8| (c_new >= at_least) as i8 - (c >= at_least) as i8;
+        p.pairs += step(2);
+        p.kinds += step(1);
+        if is_orphan(t) {
+            p.orphan_pairs += step(2);
+            p.orphan_kinds += step(1);
+        }
+        p
+    }
+
     /// Minimum shanten after adding one tile of type `t` to `counts` (the array this
     /// was prepared from). `t >= 34` returns the unchanged value.
     #[inline]

@@ -1,0 +1,126 @@
+//! The fast second step of [`super::value_scores`]: all discards at once, draw by draw.
+//!
+//! The reference ([`super::reference`]) evaluates, for every discard `t` keeping the
+//! best shanten `s` and every draw `d` of its ukeire, every discard `x` of the 14-tile
+//! hand `counts - t + d`, and the ukeire of each `counts - t + d - x` at shanten
+//! `s - 1`. This module computes exactly the same numbers with less work, from three
+//! facts about the table shanten (monotone in the tiles held, lowered by at most one by
+//! a draw; `counts` at most 4 per type and at most 14 tiles):
+//! - `counts + d - t - x` is symmetric in `t` and `x`, and so is the test that it has
+//!   shanten `s - 1`: with the draws in the outer loop, each unordered pair `{t, x}` is
+//!   evaluated once and its ukeire count serves both discards;
+//! - a discard `x` passing the test is itself a best-shanten discard with `d` among its
+//!   ukeire (`counts - x` is at least `s` by minimality and at most
+//!   `shanten(counts - x + d) + 1 <= shanten(counts - x + d - t) + 1 = s`), so only
+//!   those discards are tried as `x`;
+//! - every hand is one tile away from one already prepared, so [`Prepared`] is updated
+//!   for one group (`Prepared::with_count`) instead of rebuilt.
+//!
+//! For a fixed discard the draws still come in ascending order, so the weighted sum is
+//! accumulated in `f32` in the reference's order and the results agree bit for bit.
+
+use super::sum_over;
+use crate::shanten::Prepared;
+use crate::tile::{TileCounts, NUM_TILE_TYPES};
+
+/// Second step of every discard in `keep` (the held types whose discard leaves the best
+/// shanten `best`), written to `out` (entries outside `keep` untouched). `prepared[t]`
+/// and `ukeire_types[t]` are the prepared hand `counts - t` and its ukeire types.
+pub(super) fn second_steps(
+    counts: &TileCounts,
+    unseen: &TileCounts,
+    prepared: &[Prepared; NUM_TILE_TYPES],
+    ukeire_types: &[u64; NUM_TILE_TYPES],
+    keep: u64,
+    best: i8,
+    out: &mut [f32; NUM_TILE_TYPES],
+) {
+    if best <= 0 || keep == 0 {
+        return;
+    }
+    let target = best - 1;
+    let mut draws = 0u64;
+    let mut k = keep;
+    while k != 0 {
+        let t = k.trailing_zeros() as usize;
+        k &= k - 1;
+        draws |= ukeire_types[t];
+    }
+    let mut weighted = [0.0f32; NUM_TILE_TYPES];
+    let mut total = [0u32; NUM_TILE_TYPES];
+    while draws != 0 {
+        let d = draws.trailing_zeros() as usize;
+        draws &= draws - 1;
+        let w = unseen[d] as u32;
+        if w == 0 {
+            continue;
+        }
+        let mut with_d = 0u64;
+        let mut k = keep;
+        while k != 0 {
+            let t = k.trailing_zeros() as usize;
+            k &= k - 1;
+            with_d |= (ukeire_types[t] >> d & 1) << t;
+        }
+        let best_tiles = best_per_discard(counts, unseen, prepared, with_d, d, target);
+        let mut k = with_d;
+        while k != 0 {
+            let t = k.trailing_zeros() as usize;
+            k &= k - 1;
+            weighted[t] += (w * best_tiles[t]) as f32;
+            total[t] += w;
+        }
+    }
+    let mut k = keep;
+    while k != 0 {
+        let t = k.trailing_zeros() as usize;
+        k &= k - 1;
+        out[t] = if total[t] == 0 {
+            0.0
+        } else {
+            weighted[t] / total[t] as f32
+        };
+    }
+}
+
+/// For the draw `d` and every discard `t` in `with_d`: the best ukeire count (from
+/// `unseen` less the drawn copy) of `counts - t + d - x` over the discards `x` that
+/// leave shanten `target`.
+fn best_per_discard(
+    counts: &TileCounts,
+    unseen: &TileCounts,
+    prepared: &[Prepared; NUM_TILE_TYPES],
+    with_d: u64,
+    d: usize,
+    target: i8,
+) -> [u32; NUM_TILE_TYPES] {
+    let mut best = [0u32; NUM_TILE_TYPES];
+    let mut ts = with_d;
+    while ts != 0 {
+        let t = ts.trailing_zeros() as usize;
+        ts &= ts - 1;
+        let mut h13 = *counts;
+        h13[t] -= 1;
+        let p14 = prepared[t].with_count(&h13, d, h13[d] + 1);
+        let mut h14 = h13;
+        h14[d] += 1;
+        // Discards x >= t only: the pair {t, x} serves both.
+        let mut xs = with_d & !((1u64 << t) - 1);
+        while xs != 0 {
+            let x = xs.trailing_zeros() as usize;
+            xs &= xs - 1;
+            if h14[x] == 0 || p14.after_discard(&h14, x) != target {
+                continue;
+            }
+            let p = p14.with_count(&h14, x, h14[x] - 1);
+            let mut h = h14;
+            h[x] -= 1;
+            let types = p.ukeire_mask(&h);
+            // `unseen` less the drawn copy (unseen[d] >= 1 here).
+            let tiles = sum_over(types, unseen) - (types >> d & 1) as u32;
+            best[t] = best[t].max(tiles);
+            best[x] = best[x].max(tiles);
+        }
+    }
+    best
+}
