@@ -20,7 +20,7 @@
 //! accumulated in `f32` in the reference's order and the results agree bit for bit.
 
 use super::sum_over;
-use crate::shanten::Prepared;
+use crate::shanten::{Prepared, SuitDraws};
 use crate::tile::{TileCounts, NUM_TILE_TYPES};
 
 /// Second step of every discard in `keep` (the held types whose discard leaves the best
@@ -46,6 +46,7 @@ pub(super) fn second_steps(
         k &= k - 1;
         draws |= ukeire_types[t];
     }
+    let mut cache = Cache::new(counts, keep);
     let mut weighted = [0.0f32; NUM_TILE_TYPES];
     let mut total = [0u32; NUM_TILE_TYPES];
     while draws != 0 {
@@ -62,7 +63,8 @@ pub(super) fn second_steps(
             k &= k - 1;
             with_d |= (ukeire_types[t] >> d & 1) << t;
         }
-        let best_tiles = best_per_discard(counts, unseen, prepared, with_d, d, target);
+        cache.draw(counts, d);
+        let best_tiles = best_per_discard(counts, unseen, prepared, &cache, with_d, d, target);
         let mut k = with_d;
         while k != 0 {
             let t = k.trailing_zeros() as usize;
@@ -83,6 +85,67 @@ pub(super) fn second_steps(
     }
 }
 
+/// Suit draws ([`SuitDraws`]) of the patterns that recur: each suit of `counts`, each
+/// suit less one discard, the drawn tile's suit plus the draw.
+struct Cache {
+    base: [SuitDraws; 3],
+    minus: [SuitDraws; 27],
+    plus: SuitDraws,
+}
+
+impl Cache {
+    fn new(counts: &TileCounts, keep: u64) -> Cache {
+        let base = [0, 1, 2].map(|g| SuitDraws::of_suit(counts, g));
+        let mut minus = [SuitDraws::default(); 27];
+        let mut k = keep & ((1 << 27) - 1);
+        while k != 0 {
+            let t = k.trailing_zeros() as usize;
+            k &= k - 1;
+            let mut h = *counts;
+            h[t] -= 1;
+            minus[t] = SuitDraws::of_suit(&h, t / 9);
+        }
+        Cache {
+            base,
+            minus,
+            plus: SuitDraws::default(),
+        }
+    }
+
+    /// Sets the draw `d`.
+    fn draw(&mut self, counts: &TileCounts, d: usize) {
+        if d < 27 {
+            let mut h = *counts;
+            h[d] += 1;
+            self.plus = SuitDraws::of_suit(&h, d / 9);
+        }
+    }
+
+    /// The ukeire types of `h = counts + d - t - x` (prepared as `p`): cached draws for
+    /// the suits that at most one of `d`, `t`, `x` changed, fresh ones for the others.
+    fn ukeire_types(&self, p: &Prepared, h: &TileCounts, d: usize, t: usize, x: usize) -> u64 {
+        let mut fresh = [SuitDraws::default(); 3];
+        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
+        let suit = |y: usize| if y < 27 { y / 9 } else { 3 };
+        let (gd, gt, gx) = (suit(d), suit(t), suit(x));
+        for g in 0..3 {
+            match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
+                (0, 0, 0) => {}
+                (1, 0, 0) => pick[g] = &self.plus,
+                (0, 1, 0) => pick[g] = &self.minus[t],
+                (0, 0, 1) => pick[g] = &self.minus[x],
+                _ => fresh[g] = SuitDraws::of_suit(h, g),
+            }
+        }
+        for g in 0..3 {
+            if ((gd == g) as u8 + (gt == g) as u8 + (gx == g) as u8) > 1 {
+                pick[g] = &fresh[g];
+            }
+        }
+        p.ukeire_mask_with(h, pick)
+    }
+}
+
 /// For the draw `d` and every discard `t` in `with_d`: the best ukeire count (from
 /// `unseen` less the drawn copy) of `counts - t + d - x` over the discards `x` that
 /// leave shanten `target`.
@@ -90,6 +153,7 @@ fn best_per_discard(
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
+    cache: &Cache,
     with_d: u64,
     d: usize,
     target: i8,
@@ -109,13 +173,16 @@ fn best_per_discard(
         while xs != 0 {
             let x = xs.trailing_zeros() as usize;
             xs &= xs - 1;
-            if h14[x] == 0 || p14.after_discard(&h14, x) != target {
+            if h14[x] == 0 {
                 continue;
             }
             let p = p14.with_count(&h14, x, h14[x] - 1);
+            if p.min_shanten() != target {
+                continue;
+            }
             let mut h = h14;
             h[x] -= 1;
-            let types = p.ukeire_mask(&h);
+            let types = cache.ukeire_types(&p, &h, d, t, x);
             // `unseen` less the drawn copy (unseen[d] >= 1 here).
             let tiles = sum_over(types, unseen) - (types >> d & 1) as u32;
             best[t] = best[t].max(tiles);

@@ -56,7 +56,10 @@
 //! values and never panics; `melds` above 4 is read as 4 and tiles outside the tile set
 //! are ignored by the regular form. Use [`checked`] to reject such input instead.
 
+mod draws;
 mod table;
+
+pub(crate) use draws::SuitDraws;
 
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
