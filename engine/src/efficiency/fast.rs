@@ -14,7 +14,11 @@
 //!   `shanten(counts - x + d) + 1 <= shanten(counts - x + d - t) + 1 = s`), so only
 //!   those discards are tried as `x`;
 //! - every hand is one tile away from one already prepared, so [`Prepared`] is updated
-//!   for one group (`Prepared::with_count`) instead of rebuilt.
+//!   for one group (`Prepared::with_count`) instead of rebuilt;
+//! - the ukeire of a suit needs the classes of its pattern after each draw
+//!   ([`SuitDraws`]); the patterns of `counts`, `counts - t` and `counts + d` recur in
+//!   most hands evaluated, so their draws are computed once ([`Cache`]) and only the
+//!   suits holding two of `d`, `t`, `x` are ranked afresh.
 //!
 //! For a fixed discard the draws still come in ascending order, so the weighted sum is
 //! accumulated in `f32` in the reference's order and the results agree bit for bit.
