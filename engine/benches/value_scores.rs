@@ -6,9 +6,10 @@
 //! `cargo bench -p mahjong-engine --bench value_scores` (release, one thread). Hands are
 //! dealt from a shuffled wall (seeded), `unseen` is the wall minus the hand. Each line
 //! is the best of `BENCH_REPEATS` (default 5) passes over `BENCH_VALUE_HANDS` (default
-//! 2 000) hands, timed by the thread's CPU clock so a busy machine skews it little. The
-//! results of the two are also compared (a mismatch aborts the benchmark);
-//! `BENCH_ONLY=fast` times the fast path alone (for profiling).
+//! 2 000) hands, the passes alternating between the two so that both see the same
+//! machine load, timed by the thread's CPU clock. The results of the two are also
+//! compared (a mismatch aborts the benchmark); `BENCH_ONLY=fast` times the fast path
+//! alone (for profiling).
 
 use std::hint::black_box;
 
@@ -57,23 +58,15 @@ fn hands(ts: TileSet, n: usize, seed: u64) -> Vec<(TileCounts, TileCounts)> {
         .collect()
 }
 
-/// Best-of-`repeats` µs per hand of `f` over `hands`.
-fn time(
-    hands: &[(TileCounts, TileCounts)],
-    repeats: usize,
-    mut f: impl FnMut(&TileCounts, &TileCounts) -> f32,
-) -> f64 {
-    let mut best = f64::INFINITY;
-    for _ in 0..repeats {
-        let start = thread_cpu_seconds();
-        let mut sink = 0.0f32;
-        for (h, u) in hands {
-            sink += f(black_box(h), black_box(u));
-        }
-        black_box(sink);
-        best = best.min(thread_cpu_seconds() - start);
+/// µs per hand of one pass of `f` over `hands`.
+fn pass(hands: &[(TileCounts, TileCounts)], f: &impl Fn(&TileCounts, &TileCounts) -> f32) -> f64 {
+    let start = thread_cpu_seconds();
+    let mut sink = 0.0f32;
+    for (h, u) in hands {
+        sink += f(black_box(h), black_box(u));
     }
-    best * 1e6 / hands.len().max(1) as f64
+    black_box(sink);
+    (thread_cpu_seconds() - start) * 1e6 / hands.len().max(1) as f64
 }
 
 fn main() {
@@ -102,16 +95,18 @@ fn main() {
                 && a.score.map(f32::to_bits) == b.score.map(f32::to_bits);
             assert!(same, "fast and reference differ on {h:?}");
         }
-        let reference = if only_fast {
-            f64::NAN
-        } else {
-            time(&hs, repeats, |h, u| {
-                value_scores_reference(h, 0, ts, forms, u).score[0]
-            })
-        };
-        let fast = time(&hs, repeats, |h, u| {
-            value_scores(h, 0, ts, forms, u).score[0]
-        });
+        // Passes alternate between the two, so that both see the same machine load;
+        // each keeps its best pass.
+        let (mut reference, mut fast) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..repeats {
+            if !only_fast {
+                let r = pass(&hs, &|h, u| {
+                    value_scores_reference(h, 0, ts, forms, u).score[0]
+                });
+                reference = reference.min(r);
+            }
+            fast = fast.min(pass(&hs, &|h, u| value_scores(h, 0, ts, forms, u).score[0]));
+        }
         println!(
             "{name:<12} {reference:>16.2} {fast:>12.2} {:>7.2}x",
             reference / fast
