@@ -270,7 +270,8 @@ pub fn table(advice: &Advice) -> String {
 /// mpsz → Unicode glyphs (invalid input is returned unchanged).
 fn glyphs(mpsz: &str) -> String {
     let mut out = String::new();
-    match engine::notation::parse_each(mpsz, |t| {
+    // A red five (`0p`) shows as its five.
+    match engine::notation::parse_each_with_reds(mpsz, |t, _red| {
         out.push(t.glyph());
         Ok(())
     }) {

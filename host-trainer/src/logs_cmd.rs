@@ -85,27 +85,122 @@ pub struct ConvertArgs {
     pub dialect: DialectArg,
 }
 
-/// Replays every file; the first mismatch of a file is an error (exit 1).
-pub fn run_replay(args: ReplayArgs) -> Result<()> {
-    for path in &args.input.files {
-        let log = args.input.read(path)?;
-        let sum = replay::replay_log(&log)
-            .with_context(|| format!("{}: the replay departs from the log", path.display()))?;
-        println!(
-            "{}: ok, {} kyoku, {} decisions, {} wins replayed exactly ({} players, {})",
-            path.display(),
-            sum.kyokus,
-            sum.decisions,
-            sum.wins,
-            log.rules.players,
-            if logs::is_hanchan(&log.rules) {
-                "hanchan"
-            } else {
-                "east"
-            },
-        );
+/// The log files of the command line: each folder stands for its log files (sorted,
+/// not recursive).
+fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
+                .with_context(|| format!("reading the folder {}", p.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.is_file() && is_log_name(f))
+                .collect();
+            files.sort();
+            out.extend(files);
+        } else {
+            out.push(p.clone());
+        }
     }
-    Ok(())
+    Ok(out)
+}
+
+/// Whether a file in a folder is taken for a log: `.json`, `.mjson`, `.jsonl` (a
+/// README beside the logs is not).
+fn is_log_name(p: &std::path::Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| matches!(e, "json" | "mjson" | "jsonl"))
+}
+
+/// The class of a replay or reading error, for grouping: the innermost cause without
+/// the places and values it names (`seat 1 draw entry 14: expected a drawn tile, found
+/// "4242p42"` → `expected a drawn tile`).
+pub fn cause_class(message: &str) -> String {
+    let mut m = message.trim();
+    while let Some((head, rest)) = m.split_once(": ") {
+        let place = head.starts_with("kyoku ")
+            || head.starts_with("log[")
+            || head.starts_with("line ")
+            || (head.starts_with("seat ") && head.contains(" entry "));
+        if !place {
+            break;
+        }
+        m = rest;
+    }
+    let end = [" (", ", ", ": ", " found ", " {"]
+        .iter()
+        .filter_map(|c| m.find(c))
+        .min()
+        .unwrap_or(m.len());
+    let class = m.get(..end).unwrap_or(m);
+    if class == "result" {
+        // `result: expected win LogWin {..}`, `result: expected 2 win(s)`: keep the
+        // words before the values.
+        let words = m.find(" {").unwrap_or(m.len()).min(40);
+        return m.get(..words).unwrap_or(m).to_string();
+    }
+    class.to_string()
+}
+
+/// Replays every file (a folder stands for its files); each departure from a log is
+/// printed with its cause, and with more than one file a summary says how many replay
+/// exactly and groups the failures by cause. Any failure is an error (exit 1).
+pub fn run_replay(args: ReplayArgs) -> Result<()> {
+    let files = expand(&args.input.files)?;
+    let mut failures: Vec<(PathBuf, String)> = Vec::new();
+    for path in &files {
+        let outcome = args.input.read(path).and_then(|log| {
+            let sum = replay::replay_log(&log).context("the replay departs from the log")?;
+            Ok((log, sum))
+        });
+        match outcome {
+            Ok((log, sum)) => println!(
+                "{}: ok, {} kyoku, {} decisions, {} wins replayed exactly ({} players, {})",
+                path.display(),
+                sum.kyokus,
+                sum.decisions,
+                sum.wins,
+                log.rules.players,
+                if logs::is_hanchan(&log.rules) {
+                    "hanchan"
+                } else {
+                    "east"
+                },
+            ),
+            Err(e) => {
+                println!("{}: FAILED: {e:#}", path.display());
+                let root = e
+                    .chain()
+                    .last()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                failures.push((path.clone(), cause_class(&root)));
+            }
+        }
+    }
+    if files.len() > 1 {
+        println!(
+            "{} of {} logs replay exactly",
+            files.len() - failures.len(),
+            files.len()
+        );
+        let mut groups: std::collections::BTreeMap<&str, Vec<&PathBuf>> = Default::default();
+        for (p, c) in &failures {
+            groups.entry(c.as_str()).or_default().push(p);
+        }
+        for (cause, paths) in groups {
+            println!("  {} failed: {cause}", paths.len());
+            for p in paths {
+                println!("    {}", p.display());
+            }
+        }
+    }
+    match failures.len() {
+        0 => Ok(()),
+        1 if files.len() == 1 => anyhow::bail!("{}: the replay failed", files[0].display()),
+        k => anyhow::bail!("{k} of {} logs do not replay exactly", files.len()),
+    }
 }
 
 /// Converts every file to stdout.
@@ -114,7 +209,7 @@ pub fn run_convert(args: ConvertArgs) -> Result<()> {
         DialectArg::Nukidora => mjai::Dialect::Nukidora,
         DialectArg::Kita => mjai::Dialect::Kita,
     };
-    for path in &args.input.files {
+    for path in &expand(&args.input.files)? {
         let log = args.input.read(path)?;
         match args.to {
             FormatArg::Tenhou => println!("{}", tenhou::write(&log)),
@@ -122,4 +217,21 @@ pub fn run_convert(args: ConvertArgs) -> Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cause_class;
+
+    #[test]
+    fn causes_drop_places_and_values() {
+        let c = cause_class("seat 1 draw entry 14: expected a drawn tile, found \"4242p42\"");
+        assert_eq!(c, "expected a drawn tile");
+        let c = cause_class(
+            "kyoku 0 (S4-0): the hand cannot be dealt (impossible deal or wall): hands [..]",
+        );
+        assert_eq!(c, "the hand cannot be dealt");
+        let c = cause_class("kyoku 6 (E4-3): result: expected win LogWin { seat: 0 }");
+        assert_eq!(c, "result: expected win LogWin");
+    }
 }

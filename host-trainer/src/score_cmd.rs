@@ -230,10 +230,10 @@ fn to_input(hand: &Hand, defaults: &Hand) -> Result<WinInput, String> {
     let tile_set = preset.tile_set();
     let bad = |t: &str, e: engine::notation::ParseError| format!("indicators {t:?}: {e}");
     if let Some(t) = indicator_text(hand.dora.as_deref().or(defaults.dora.as_deref())) {
-        input.dora_indicators = parse_tiles::<5>(t, tile_set).map_err(|e| bad(t, e))?;
+        input.dora_indicators = indicators(t, tile_set).map_err(|e| bad(t, e))?;
     }
     if let Some(t) = indicator_text(hand.ura.as_deref().or(defaults.ura.as_deref())) {
-        input.ura_indicators = parse_tiles::<5>(t, tile_set).map_err(|e| bad(t, e))?;
+        input.ura_indicators = indicators(t, tile_set).map_err(|e| bad(t, e))?;
     }
     input.kita = hand.kita.or(defaults.kita).unwrap_or(0);
     input.honba = hand.honba.or(defaults.honba).unwrap_or(0);
@@ -391,4 +391,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!("{errors} hand(s) could not be scored");
     }
     Ok(())
+}
+
+/// Dora or ura indicators, mpsz: a red five (`0p`) is written as it lies on the table
+/// and indicates like a plain five (the next tile, 6p, is dora; Tenhou's rules: the
+/// indicator's redness counts for nothing, only red fives held are aka dora).
+fn indicators(
+    s: &str,
+    tile_set: engine::TileSet,
+) -> Result<heapless::Vec<engine::Tile, 5>, engine::notation::ParseError> {
+    use engine::notation::ParseError;
+    let mut out = heapless::Vec::new();
+    engine::notation::parse_each_with_reds(s, |tile, _red| {
+        if !tile_set.contains(tile) {
+            return Err(ParseError::NotInTileSet { tile });
+        }
+        out.push(tile).map_err(|_| ParseError::TooManyTiles)
+    })?;
+    Ok(out)
 }

@@ -203,3 +203,23 @@ fn search_ranks_candidates_with_intervals_and_refuses_bad_budgets() {
         );
     }
 }
+
+/// A red five stays `0` in the hand shown (`0p5p` is not `55p`), and a red five is a
+/// dora indicator like a plain one (`--dora 0p`).
+#[test]
+fn red_fives_in_the_hand_and_as_dora_indicator() {
+    let (out, err, ok) = run(
+        &[
+            "--rules",
+            "tenhou-4p",
+            "--hand",
+            "123m4056p789s1122z",
+            "--dora",
+            "0p",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    assert!(out.contains("123m4056p789s1122z"), "{out}");
+    assert!(!out.contains("4556p"), "{out}");
+}

@@ -448,3 +448,105 @@ fn mjai_command_plays_a_committed_stream() {
         "{err}"
     );
 }
+
+/// Feeds `lines` to a fresh efficiency bot of tenhou-4p and returns its replies.
+fn replies(lines: &[Value]) -> Vec<Value> {
+    let mut b = bot(Rules::preset("tenhou-4p").unwrap());
+    lines
+        .iter()
+        .map(|l| b.handle_line(&l.to_string()).unwrap().event)
+        .collect()
+}
+
+fn start(hand: &[&str]) -> Vec<Value> {
+    let hidden = vec!["?"; 13];
+    vec![
+        json!({"type": "start_game", "id": 0, "names": ["a", "b", "c", "d"]}),
+        json!({"type": "start_kyoku", "bakaze": "E", "dora_marker": "E", "kyoku": 1,
+            "honba": 0, "kyotaku": 0, "oya": 0, "scores": [25000, 25000, 25000, 25000],
+            "tehais": [hand, hidden, hidden, hidden]}),
+    ]
+}
+
+/// Others' draws and tsumogiri discards of tiles nobody can call or win on.
+fn go_around(lines: &mut Vec<Value>, tiles: [&str; 3]) {
+    for (s, t) in (1..4).zip(tiles) {
+        lines.push(json!({"type": "tsumo", "actor": s, "pai": "?"}));
+        lines.push(json!({"type": "dahai", "actor": s, "pai": t, "tsumogiri": true}));
+    }
+}
+
+/// Mortal's libriichi arena aborted games when the bot, in riichi with a plain 5p,
+/// drew the red one and discarded the plain one: after riichi only the drawn copy
+/// may go.
+#[test]
+fn in_riichi_the_drawn_red_five_goes() {
+    let hand = [
+        "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "5p", "6p", "1s", "1s",
+    ];
+    let mut lines = start(&hand);
+    lines.push(json!({"type": "tsumo", "actor": 0, "pai": "N"}));
+    let r = replies(&lines);
+    assert_eq!(r.last().unwrap()["type"], "reach", "{r:?}");
+    lines.push(json!({"type": "reach", "actor": 0}));
+    let r = replies(&lines);
+    assert_eq!(r.last().unwrap()["pai"], "N", "{r:?}");
+    lines.push(json!({"type": "dahai", "actor": 0, "pai": "N", "tsumogiri": true}));
+    lines.push(json!({"type": "reach_accepted", "actor": 0}));
+    go_around(&mut lines, ["W", "W", "W"]);
+    lines.push(json!({"type": "tsumo", "actor": 0, "pai": "5pr"}));
+    let r = replies(&lines);
+    let last = r.last().unwrap();
+    assert_eq!(
+        (
+            last["type"].as_str(),
+            last["pai"].as_str(),
+            last["tsumogiri"].as_bool()
+        ),
+        (Some("dahai"), Some("5pr"), Some(true)),
+        "{last}"
+    );
+    // Not in riichi, the plain copy goes and the red one stays.
+    let mut lines = start(&[
+        "1m", "1m", "1m", "9m", "9m", "9m", "1p", "1p", "1p", "E", "E", "S", "5p",
+    ]);
+    lines.push(json!({"type": "tsumo", "actor": 0, "pai": "5pr"}));
+    let r = replies(&lines);
+    let last = r.last().unwrap();
+    if last["type"] == "dahai" && last["pai"].as_str().is_some_and(|p| p.starts_with("5p")) {
+        assert_eq!(last["pai"], "5p", "{last}");
+    }
+}
+
+/// With an opponent in riichi the bot's world is dealt with a tenpai hand for that
+/// seat (`Game::from_observation`); it answers legally from such views (the search's
+/// "position rejected: impossible deal or wall" left the table).
+#[test]
+fn an_opponent_in_riichi_is_dealt_and_answered() {
+    let hand = [
+        "1m", "4m", "7m", "2p", "5p", "8p", "3s", "6s", "9s", "E", "S", "W", "N",
+    ];
+    let mut lines = start(&hand);
+    lines.push(json!({"type": "tsumo", "actor": 0, "pai": "C"}));
+    lines.push(json!({"type": "dahai", "actor": 0, "pai": "C", "tsumogiri": true}));
+    lines.push(json!({"type": "tsumo", "actor": 1, "pai": "?"}));
+    lines.push(json!({"type": "reach", "actor": 1}));
+    lines.push(json!({"type": "dahai", "actor": 1, "pai": "F", "tsumogiri": false}));
+    lines.push(json!({"type": "reach_accepted", "actor": 1}));
+    for s in 2..4 {
+        lines.push(json!({"type": "tsumo", "actor": s, "pai": "?"}));
+        lines.push(json!({"type": "dahai", "actor": s, "pai": "P", "tsumogiri": true}));
+    }
+    lines.push(json!({"type": "tsumo", "actor": 0, "pai": "9p"}));
+    let r = replies(&lines);
+    assert_eq!(r.last().unwrap()["type"], "dahai", "{r:?}");
+    // The legal actions come from a world dealt with the riichi seat tenpai, tried
+    // with other seeds when a deal is refused.
+    let mut b = bot(Rules::preset("tenhou-4p").unwrap());
+    for l in &lines {
+        b.handle_line(&l.to_string()).unwrap();
+    }
+    let obs = b.observation().unwrap().unwrap();
+    let legal = host_trainer::logs::mjai_bot::answer::legal_actions(&obs).unwrap();
+    assert!(!legal.is_empty());
+}

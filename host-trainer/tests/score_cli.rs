@@ -138,3 +138,30 @@ fn clear_errors() {
     assert!(!ok);
     assert!(err.contains("tenhou-sanma"), "{err}");
 }
+
+/// A red five as dora indicator (`--dora 0m`) indicates like a plain five: 6m is dora.
+#[test]
+fn a_red_five_indicates_like_a_plain_one() {
+    let args = |dora: &'static str| {
+        [
+            "123m406m234p567s99p",
+            "--win",
+            "4p",
+            "--tsumo",
+            "--riichi",
+            "--seat",
+            "S",
+            "--rules",
+            "tenhou-4p",
+            "--dora",
+            dora,
+        ]
+    };
+    let (red, err, ok) = run(&args("0m"), "");
+    assert!(ok, "{err}");
+    let (plain, _, _) = run(&args("5m"), "");
+    assert_eq!(red, plain);
+    assert!(red.contains("dora              1 han"), "{red}");
+    let (_, err, ok) = run(&args("0m"), "");
+    assert!(ok && !err.contains("bad digit"), "{err}");
+}

@@ -481,7 +481,15 @@ impl Advisor {
                 }
             })
             .collect();
-        let hand = Counts(&obs.hand).to_string();
+        // The hand as the player holds it: a red five stays `0` (`0p5p`, not `55p`).
+        let hand = match &obs.riichi {
+            Some(r) => engine::notation::CountsWithReds(&engine::notation::HandWithReds {
+                counts: obs.hand,
+                red_fives: r.red_hand,
+            })
+            .to_string(),
+            None => Counts(&obs.hand).to_string(),
+        };
         match &self.model {
             Some(m) => {
                 let tokens = m.sidecar.model.tokens;

@@ -43,7 +43,7 @@ use engine::game::{
     order_discards_by_rotation, Action, Discard, Game, HandRecord, Meld, MeldKind, Observation,
     PendingClaim, Phase, RiichiView, DISCARD_CAP,
 };
-use engine::notation::{parse_counts, parse_each, parse_with_reds};
+use engine::notation::{parse_counts, parse_each, parse_each_with_reds, parse_with_reds};
 use engine::rng::Rng;
 use engine::rules::Rules;
 use engine::tile::{Tile, TileCounts, NUM_TILE_TYPES};
@@ -474,7 +474,8 @@ impl Position {
         let text = self.dora.as_deref().ok_or_else(|| {
             perr("riichi presets need \"dora\": the revealed dora indicators (e.g. \"3p\")")
         })?;
-        parse_each(text, |t| {
+        // A red five (`0p`) indicates like a plain one: its redness counts for nothing.
+        parse_each_with_reds(text, |t, _red| {
             out.push(t)
                 .map_err(|_| engine::notation::ParseError::TooManyTiles)
         })

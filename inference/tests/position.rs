@@ -113,3 +113,21 @@ fn a_riichi_position() {
     let e = from_json(j).unwrap_err().to_string();
     assert!(e.contains("dora"), "{e}");
 }
+
+#[test]
+fn a_red_five_as_dora_indicator() {
+    // `0s` is written as it lies on the table and indicates like `5s`.
+    let doc = |dora: &str| {
+        format!(
+            r#"{{"rules": "tenhou-sanma", "seat": 0, "hand": "19m1230p456s1122z3z",
+            "discards": ["", "1z9s", ""], "riichi": [null, 1, null], "sticks": 1,
+            "dora": "{dora}"}}"#
+        )
+    };
+    let (red, legal_red) = from_json(&doc("0s")).unwrap();
+    let (plain, legal_plain) = from_json(&doc("5s")).unwrap();
+    assert_eq!(red, plain);
+    assert_eq!(legal_red, legal_plain);
+    let view = red.riichi.as_ref().unwrap();
+    assert_eq!(view.dora_indicators.as_slice(), &[tile("5s")]);
+}

@@ -6,18 +6,20 @@
 //!   alters play with `UPDATE_LINUX_POSITIONS=1 cargo test -p mahjong-tests --test
 //!   firmware_linux_qemu linux_positions_are_current`.
 //! - `linux_advisor_matches_host_under_qemu`: writes a randomly initialised policy
-//!   (`Weights::random` + the ONNX exporter) to a scratch folder, builds the demo for the
-//!   host, `aarch64-unknown-linux-gnu` and (full test tier) `armv7-unknown-linux-gnueabihf` (dev profile,
-//!   in `target/firmware-linux/`), runs the host binary natively and the ARM binaries
-//!   with the runners of its `.cargo/config.toml` (`qemu-aarch64` / `qemu-arm`), and
-//!   compares: identical best actions, legal-action counts and checksum lines;
-//!   probabilities and values within [`TOL`] (tract picks other SIMD kernels on ARM, so
-//!   bit equality is not expected). The host binary is also compared with the same
-//!   advice computed in this process. The same runs in efficiency-only mode must agree
-//!   exactly, and if `models/default.onnx` exists it is compared too. Fails (never
-//!   skips) when a cross compiler, a Rust target or QEMU is missing: `scripts/setup`
-//!   installs them.
-//! - `linux_advisor_rejects_bad_input`: a missing or corrupt model, a bad position line
+//!   (`Weights::random` + the ONNX exporter) to a scratch folder, builds the demo
+//!   (dev profile, in `target/firmware-linux/`) for `aarch64-unknown-linux-gnu` and, in
+//!   the full test tier (`MAHJONG_FULL_TESTS`), also for the host and
+//!   `armv7-unknown-linux-gnueabihf`; runs the ARM binaries with the runners of its
+//!   `.cargo/config.toml` (`qemu-aarch64` / `qemu-arm`) and compares them with the
+//!   same advice computed in this process (the whole output, checksum included, in a
+//!   format written here) and, in the full tier, with the host binary run natively:
+//!   identical best actions, legal-action counts and checksum lines; probabilities and
+//!   values within [`TOL`] (tract picks other SIMD kernels on ARM, so bit equality is
+//!   not expected). The same runs in efficiency-only mode must agree exactly, and if
+//!   `models/default.onnx` exists it is compared too. Fails (never skips) when a cross
+//!   compiler, a Rust target or QEMU is missing: `scripts/setup` installs them.
+//! - `linux_advisor_rejects_bad_input` (the host binary in the full tier, the aarch64
+//!   one under QEMU in the fast tier): a missing or corrupt model, a bad position line
 //!   and a bad flag give a clear error (the cause said once) and a nonzero exit status,
 //!   never a panic; without `--model`, from a directory with no `models/`, the binary
 //!   uses the shipped model compiled into it, with the same output as `--model
@@ -561,57 +563,76 @@ fn compare(what: &str, host: &str, other: &str) -> f32 {
     max
 }
 
-/// The advice computed in this process, in the binary's line format (written here
-/// independently of the binary's code).
-fn in_process_lines(model: &Path, positions: &str) -> String {
-    let advisor = Advisor::load(model).expect("load the model in-process");
+/// The binary's whole output (its `pos` lines and the checksum line) computed in this
+/// process with `model`, or efficiency-only for `None`; the format and the checksum
+/// (64-bit FNV-1a over each best action's index and legal count, little-endian u16s)
+/// are written here independently of the binary's code.
+fn in_process_output(model: Option<&Path>, positions: &str) -> String {
+    let advisor = match model {
+        Some(m) => Advisor::load(m).expect("load the model in-process"),
+        None => Advisor::efficiency_only(),
+    };
+    let num = |x: Option<f32>| x.map_or_else(|| "-".to_string(), |x| x.to_string());
+    let name = |a: &inference::RankedAction| match &a.tile {
+        Some(t) => format!("{}:{t}", a.kind),
+        None => a.kind.to_string(),
+    };
     let mut out = String::new();
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut fnv = |bytes: [u8; 2]| {
+        for b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
     let lines = positions
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let mut count = 0;
     for (n, line) in lines.enumerate() {
         let (obs, legal) = from_json(line).expect("position");
         let advice = advisor.advise_with_legal(&obs, &legal).expect("advice");
-        let name = |a: &inference::RankedAction| match &a.tile {
-            Some(t) => format!("{}:{t}", a.kind),
-            None => a.kind.to_string(),
-        };
         let best = &advice.actions[0];
+        fnv((best.index as u16).to_le_bytes());
+        fnv((advice.actions.len() as u16).to_le_bytes());
         let top3: Vec<String> = advice
             .actions
             .iter()
             .take(3)
-            .map(|a| format!("{}:{}", name(a), a.probability.expect("probability")))
+            .map(|a| match a.probability {
+                Some(p) => format!("{}:{p}", name(a)),
+                None => name(a),
+            })
             .collect();
+        let rules = if obs.rules.players == 3 {
+            "sanma"
+        } else {
+            "four-player"
+        };
+        let window = if obs.pending.is_some() {
+            "claim"
+        } else {
+            "turn"
+        };
         out.push_str(&format!(
-            "pos {n} {} seat={} {} legal={} best={} p={} value={} top3={}\n",
-            if obs.rules.players == 3 {
-                "sanma"
-            } else {
-                "four-player"
-            },
+            "pos {n} {rules} seat={} {window} legal={} best={} p={} value={} top3={}\n",
             obs.seat,
-            if obs.pending.is_some() {
-                "claim"
-            } else {
-                "turn"
-            },
             advice.actions.len(),
             name(best),
-            best.probability.expect("probability"),
-            advice.value.expect("value"),
+            num(best.probability),
+            num(advice.value),
             top3.join(",")
         ));
+        count += 1;
     }
+    let source = if model.is_some() {
+        "model"
+    } else {
+        "efficiency-only"
+    };
+    out.push_str(&format!(
+        "checksum {hash:016x} positions={count} source={source}\n"
+    ));
     out
-}
-
-/// The `pos` lines of an output (without the checksum line).
-fn pos_lines(s: &str) -> String {
-    s.lines()
-        .filter(|l| l.starts_with("pos "))
-        .map(|l| format!("{l}\n"))
-        .collect()
 }
 
 fn timing(stderr: &str) -> &str {
@@ -621,60 +642,77 @@ fn timing(stderr: &str) -> &str {
         .unwrap_or("(no timing line)")
 }
 
+/// Whether this is the full test tier (`MAHJONG_FULL_TESTS`, `scripts/test --full`).
+fn full_tier() -> bool {
+    std::env::var_os("MAHJONG_FULL_TESTS").is_some()
+}
+
 #[test]
 fn linux_advisor_matches_host_under_qemu() {
     require_cross_tools();
     let scratch = demo_target_dir().join("scratch");
     let random = random_model(&scratch);
     let host = host_triple();
-    let mut triples = vec![host.clone()];
+    // The fast tier builds no host binary (one cross build of tract fewer): the ARM
+    // output is compared with the advice computed in this process, which the full
+    // tier also compares with the host binary.
+    let mut triples = Vec::new();
+    if full_tier() {
+        triples.push(host.clone());
+    }
     triples.extend(arm_targets().iter().map(|t| t.to_string()));
     let bins = build_demo(&triples);
+    let (host_bin, arm_bins) = if full_tier() {
+        (Some(&bins[0]), &bins[1..])
+    } else {
+        (None, &bins[..])
+    };
     let root = repo_root();
 
-    let mut models: Vec<(String, Vec<String>)> = vec![
-        (
-            "random model".into(),
-            vec!["--model".into(), random.display().to_string()],
-        ),
-        ("efficiency-only".into(), vec!["--efficiency-only".into()]),
+    let mut models: Vec<(String, Option<PathBuf>)> = vec![
+        ("random model".into(), Some(random.clone())),
+        ("efficiency-only".into(), None),
     ];
     let trained = root.join("models/default.onnx");
     if trained.exists() {
-        models.push((
-            "models/default.onnx".into(),
-            vec!["--model".into(), trained.display().to_string()],
-        ));
+        models.push(("models/default.onnx".into(), Some(trained)));
     } else {
         eprintln!("models/default.onnx absent: compared with the random model only");
     }
     let positions = std::fs::read_to_string(positions_path()).expect("positions.jsonl");
 
-    for (label, args) in &models {
+    for (label, model) in &models {
+        let args: Vec<String> = match model {
+            Some(m) => vec!["--model".into(), m.display().to_string()],
+            None => vec!["--efficiency-only".into()],
+        };
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        let h = run_binary(&[], &bins[0], &args, &root);
-        assert_eq!(
-            h.code,
-            Some(0),
-            "host binary ({label}) failed:\n{}{}",
-            h.stdout,
-            h.stderr
-        );
-        eprintln!(
-            "[{label}] host ({host}): {:.2} s; {}",
-            h.seconds,
-            timing(&h.stderr)
-        );
-        if *label != "efficiency-only" {
-            let model = Path::new(args[1]);
-            let d = compare(
-                "in-process advisor",
-                &pos_lines(&h.stdout),
-                &in_process_lines(model, &positions),
-            );
-            eprintln!("[{label}] host binary vs in-process advisor: max |Δ| {d:e}");
+        let reference = in_process_output(model.as_deref(), &positions);
+        let baseline = match host_bin {
+            Some(bin) => {
+                let h = run_binary(&[], bin, &args, &root);
+                assert_eq!(
+                    h.code,
+                    Some(0),
+                    "host binary ({label}) failed:\n{}{}",
+                    h.stdout,
+                    h.stderr
+                );
+                eprintln!(
+                    "[{label}] host ({host}): {:.2} s; {}",
+                    h.seconds,
+                    timing(&h.stderr)
+                );
+                let d = compare("in-process advisor", &h.stdout, &reference);
+                eprintln!("[{label}] host binary vs in-process advisor: max |Δ| {d:e}");
+                h.stdout
+            }
+            None => reference.clone(),
+        };
+        if model.is_none() {
+            assert_eq!(baseline, reference, "efficiency-only: host vs in-process");
         }
-        for (t, bin) in arm_targets().iter().zip(&bins[1..]) {
+        for (t, bin) in arm_targets().iter().zip(arm_bins) {
             let runner = config_entry(t, "runner");
             let o = run_binary(&runner, bin, &args, &root);
             assert_eq!(
@@ -685,15 +723,20 @@ fn linux_advisor_matches_host_under_qemu() {
                 o.stdout,
                 o.stderr
             );
-            let d = compare(t, &h.stdout, &o.stdout);
+            let d = compare(t, &baseline, &o.stdout);
             eprintln!(
-                "[{label}] {t} under {}: {:.2} s, max |Δ| vs host {d:e}; {}",
+                "[{label}] {t} under {}: {:.2} s, max |Δ| vs {} {d:e}; {}",
                 runner[0],
                 o.seconds,
+                if host_bin.is_some() {
+                    "host"
+                } else {
+                    "in-process"
+                },
                 timing(&o.stderr)
             );
-            if *label == "efficiency-only" {
-                assert_eq!(o.stdout, h.stdout, "{t}: efficiency-only output differs");
+            if model.is_none() {
+                assert_eq!(o.stdout, baseline, "{t}: efficiency-only output differs");
             }
         }
     }
@@ -701,11 +744,22 @@ fn linux_advisor_matches_host_under_qemu() {
 
 #[test]
 fn linux_advisor_rejects_bad_input() {
-    let bin = build_demo(&[host_triple()]).remove(0);
+    // The host binary in the full tier; in the fast tier, which builds none, the
+    // aarch64 one under QEMU (exit statuses and stderr pass through qemu-user).
+    let (runner, bin) = if full_tier() {
+        (Vec::new(), build_demo(&[host_triple()]).remove(0))
+    } else {
+        require_cross_tools();
+        let t = ARM_TARGETS[0];
+        (
+            config_entry(t, "runner"),
+            build_demo(&[t.to_string()]).remove(0),
+        )
+    };
     let scratch = demo_target_dir().join("scratch-bad");
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch");
-    let run = |args: &[&str]| run_binary(&[], &bin, args, &scratch);
+    let run = |args: &[&str]| run_binary(&runner, &bin, args, &scratch);
     let fails = |args: &[&str], code: i32, needle: &str| {
         let o = run(args);
         assert_eq!(

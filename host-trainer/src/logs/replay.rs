@@ -124,6 +124,29 @@ fn mpsz(tiles: &[LogTile]) -> String {
     tiles.iter().map(|t| t.mpsz()).collect()
 }
 
+/// `rules` with the starting points of the log's table: the hand's scores and the
+/// sticks on the table add up to the players' starting points (the engine checks it),
+/// and logs of tournaments and of tenhou.net/6's editor start at 30 000 where the
+/// preset starts at 25 000 (`mjai-reviewer-ryukyoku.json`: 天鳳名人戦, 4 × 30 000).
+/// Scoring within a hand does not depend on the starting points; the rules are kept
+/// when the total is not a whole multiple of the player count.
+pub fn table_rules(rules: &Rules, k: &Kyoku) -> Rules {
+    let n = i32::from(rules.players);
+    let cost = rules.riichi.map_or(0, |r| r.riichi_cost);
+    let total = k
+        .scores
+        .iter()
+        .take(rules.players as usize)
+        .fold(cost.saturating_mul(i32::from(k.sticks)), |a, &s| {
+            a.saturating_add(s)
+        });
+    let mut out = *rules;
+    if n > 0 && total > 0 && total % n == 0 {
+        out.starting_points = total / n;
+    }
+    out
+}
+
 /// The engine game at the deal of `k`.
 pub fn deal(rules: &Rules, k: &Kyoku) -> Result<Game, String> {
     let mut live = Vec::new();
@@ -161,7 +184,7 @@ pub fn deal(rules: &Rules, k: &Kyoku) -> Result<Game, String> {
         },
         scores: Some(k.scores),
     };
-    Game::from_riichi_setup(*rules, &setup).map_err(|e| {
+    Game::from_riichi_setup(table_rules(rules, k), &setup).map_err(|e| {
         format!(
             "the hand cannot be dealt ({e}): hands {hands:?}, draws {live}, replacement draws \
              {rinshan}, dora {dora}, ura {ura}, scores {:?}",
@@ -292,7 +315,12 @@ pub fn engine_outcome(game: &Game) -> Option<Outcome> {
             han: (w.score.yakuman == 0).then_some(w.score.han),
             fu: (w.score.yakuman == 0).then_some(w.score.fu),
             points: Some(w.score.payment.total as i32),
-            deltas: Some(win_deltas(game, w)),
+            // One win: the settlement is its deltas (pao included, see `win_deltas`).
+            deltas: Some(if r.wins.len() == 1 {
+                r.deltas
+            } else {
+                win_deltas(game, w)
+            }),
         })
         .collect();
     let draw = r.draw.map(|d| format!("{d:?}"));
@@ -303,7 +331,10 @@ pub fn engine_outcome(game: &Game) -> Option<Outcome> {
     })
 }
 
-/// One win's score changes from its payment.
+/// One win's score changes from its payment (of a double ron: the engine's
+/// settlement sums them; a pao liability, `RiichiWin::pao`, is read from the
+/// settlement of a single win only, which is where Tenhou's logs show it:
+/// `["和了", deltas, [winner, from, pao, ...]]`).
 fn win_deltas(game: &Game, w: &engine::game::RiichiWin) -> [i32; 4] {
     let p = &w.score.payment;
     let mut d = [0i32; 4];

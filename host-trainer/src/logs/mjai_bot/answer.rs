@@ -57,13 +57,42 @@ impl Decider {
 
 /// The seat's legal actions now, from a world dealt from its observation (none in a
 /// claim window the seat has no claim in: the engine deals no such position).
+///
+/// The legal actions depend only on what the seat sees, but a world's deal can fail
+/// where it is random (an opponent in riichi gets a tenpai hand built from the unseen
+/// tiles in a bounded number of tries, `engine::game::determinize`), so a refused deal
+/// is tried again with other seeds before the position counts as refused.
 pub fn legal_actions(obs: &Observation) -> Result<LegalActions> {
-    match Game::from_observation(obs, None, &mut Rng::new(0)) {
-        Ok(world) => Ok(world.legal_actions(obs.seat)),
-        Err(RuleError::NotYourTurn) if obs.phase == Phase::Claim => Ok(LegalActions::new()),
-        Err(e) => Err(anyhow!(
-            "the tracked state is not a position the engine can deal ({e})"
-        )),
+    let mut last = RuleError::BadSetup;
+    for seed in 0..DEAL_TRIES {
+        match Game::from_observation(obs, None, &mut Rng::new(seed)) {
+            Ok(world) => return Ok(world.legal_actions(obs.seat)),
+            Err(RuleError::NotYourTurn) if obs.phase == Phase::Claim => {
+                return Ok(LegalActions::new())
+            }
+            Err(e @ RuleError::BadSetup) => last = e,
+            Err(e) => return Err(refused(e)),
+        }
+    }
+    Err(refused(last))
+}
+
+/// Seeds tried by [`legal_actions`] before a position counts as refused.
+pub const DEAL_TRIES: u64 = 16;
+
+fn refused(e: RuleError) -> anyhow::Error {
+    anyhow!("the tracked state is not a position the engine can deal ({e})")
+}
+
+/// The answer when no world can be dealt from the seat's view (never seen on a
+/// consistent view, but a bot must not leave the table): on its turn with a drawn
+/// tile, that tile (always legal, in riichi too); otherwise a pass.
+pub fn fallback(view: &HandView) -> Value {
+    match view.drawn {
+        Some(d) if view.phase == Phase::Turn && view.turn == view.seat => {
+            json!({"type": "dahai", "actor": view.seat, "pai": tile_name(d), "tsumogiri": true})
+        }
+        _ => json!({"type": "none"}),
     }
 }
 
@@ -129,9 +158,13 @@ pub fn to_mjai(view: &HandView, action: Action, dialect: Dialect) -> Result<Valu
 }
 
 /// The `dahai` of a tile of type `t`: the copy `apply` gives up, `tsumogiri` when it
-/// is the tile just drawn.
+/// is the tile just drawn. In riichi the copy is the drawn one: only the drawn tile
+/// may go then, and a server that tracks copies (Mortal's libriichi, whose arena
+/// refused a plain 5p from a riichi hand that had drawn the red one) refuses any
+/// other, even of the same type.
 pub fn discard(view: &HandView, t: engine::Tile) -> Value {
-    let tile = view.copy_to_give(t, &[]);
+    let drawn = view.drawn.filter(|d| d.tile == t && view.in_riichi());
+    let tile = drawn.unwrap_or_else(|| view.copy_to_give(t, &[]));
     let tsumogiri = view.drawn == Some(tile);
     json!({"type": "dahai", "actor": view.seat, "pai": tile_name(tile), "tsumogiri": tsumogiri})
 }
@@ -155,7 +188,13 @@ pub fn riichi_discard(
     salt: u64,
 ) -> Result<Value> {
     let obs = view.observation()?;
-    let legal = legal_actions(&obs)?;
+    let legal = match legal_actions(&obs) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("warning: {e:#}; the riichi discard is the drawn tile");
+            return Ok(fallback(view));
+        }
+    };
     let riichi: LegalActions = legal
         .iter()
         .filter(|a| matches!(a, Action::Riichi(_)))
@@ -165,7 +204,10 @@ pub fn riichi_discard(
     }
     let tile = match planned.filter(|&t| riichi.contains(Action::Riichi(t))) {
         Some(t) => t,
-        None => match decider.decide(&obs, &legal, salt)? {
+        None => match decider.decide(&obs, &legal, salt).unwrap_or_else(|e| {
+            eprintln!("warning: the decider failed ({e:#}); the efficiency choice instead");
+            EfficiencyBot.act(&obs, &legal)
+        }) {
             Action::Riichi(t) => t,
             _ => match riichi.iter().next() {
                 Some(Action::Riichi(t)) => t,

@@ -319,14 +319,31 @@ impl Bot {
             });
         }
         let obs = view.observation()?;
-        let legal = answer::legal_actions(&obs)?;
+        let legal = match answer::legal_actions(&obs) {
+            Ok(legal) => legal,
+            Err(e) => {
+                eprintln!("warning: {e:#}; answering with the drawn tile or a pass");
+                return Ok(Reply {
+                    event: answer::fallback(view),
+                    decision: None,
+                });
+            }
+        };
         if legal.is_empty() {
             if view.phase == Phase::Turn {
                 bail!("the seat is on turn but has no legal action");
             }
             return Ok(Reply::none());
         }
-        let action = self.cfg.decider.decide(&obs, &legal, salt)?;
+        // A decider that fails (the search refusing a world) leaves the decision to
+        // the efficiency bot: the bot never leaves the table over it.
+        let action = match self.cfg.decider.decide(&obs, &legal, salt) {
+            Ok(a) => a,
+            Err(e) => {
+                eprintln!("warning: the decider failed ({e:#}); the efficiency choice instead");
+                Decider::Efficiency.decide(&obs, &legal, salt)?
+            }
+        };
         if !legal.contains(action) {
             bail!("the decider chose {action}, which is not legal here");
         }

@@ -233,6 +233,14 @@ impl HandView {
         }
     }
 
+    /// Whether the seat's riichi is declared (its riichi discard made): from then on
+    /// only the drawn tile may go.
+    pub fn in_riichi(&self) -> bool {
+        self.declared
+            .get(self.seat as usize)
+            .is_some_and(Option::is_some)
+    }
+
     /// The physical tiles of the seat's pon of `t` (for an added kan).
     pub fn pon_tiles(&self, t: Tile) -> Option<Vec<LogTile>> {
         let s = self.seat as usize;
