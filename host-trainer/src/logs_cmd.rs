@@ -168,6 +168,10 @@ pub fn run_replay(args: ReplayArgs) -> Result<()> {
                     "east"
                 },
             ),
+            // One file: its error, with the departure, is the command's (stderr, exit 1).
+            Err(e) if files.len() == 1 => {
+                return Err(e.context(format!("{}: the replay failed", path.display())));
+            }
             Err(e) => {
                 println!("{}: FAILED: {e:#}", path.display());
                 let root = e
@@ -198,7 +202,6 @@ pub fn run_replay(args: ReplayArgs) -> Result<()> {
     }
     match failures.len() {
         0 => Ok(()),
-        1 if files.len() == 1 => anyhow::bail!("{}: the replay failed", files[0].display()),
         k => anyhow::bail!("{k} of {} logs do not replay exactly", files.len()),
     }
 }
