@@ -64,7 +64,10 @@ fn check(summary: &Value, hanchan: u32, ours: &[&str]) {
     assert_eq!(summary["hanchan"], hanchan, "{summary:#}");
     assert_eq!(summary["aborted"], 0, "{summary:#}");
     assert_eq!(summary["protocol_failures"], 0, "{summary:#}");
-    assert_eq!(summary["bot_stderr_lines"], 0, "the bot warned: {summary:#}");
+    assert_eq!(
+        summary["bot_stderr_lines"], 0,
+        "the bot warned: {summary:#}"
+    );
     for kind in ours {
         let rank = summary["average_rank"][kind]
             .as_f64()
