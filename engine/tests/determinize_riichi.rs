@@ -346,3 +346,39 @@ fn opponents_furiten_is_recomputed_exactly_from_their_true_hands() {
         );
     }
 }
+
+/// Belief proposals (what the search deals its worlds from) always give a world, also
+/// late in a hand with an opponent in riichi, where the proposal's other hands can hold
+/// the tiles the riichi seat's tenpai needs. Found by an external mjai engine: the
+/// search refused 7 positions in 40 hanchan ("impossible deal or wall").
+#[test]
+fn riichi_positions_accept_every_belief_proposal() {
+    use engine::belief::{weigh_hypotheses, Hypothesis, OpponentModel, ShantenPrior};
+    for (name, rules) in presets() {
+        let model = OpponentModel::new(ShantenPrior::empty());
+        let mut rng = Rng::new(9);
+        let (mut tried, mut late) = (0u32, 0u32);
+        each_decision(rules, 300, 23, |game, seat| {
+            let obs = game.observation(seat).unwrap();
+            let view = obs.riichi.as_ref().unwrap();
+            let riichi = (0..rules.players as usize)
+                .any(|s| s != seat as usize && view.declared[s].is_some());
+            if !riichi {
+                return;
+            }
+            let mut hyp = vec![Hypothesis::default(); 8];
+            let mut w = vec![0.0; 8];
+            weigh_hypotheses(&obs, &model, &mut rng, &mut hyp, &mut w).unwrap();
+            for h in &hyp {
+                let det = Game::from_observation(&obs, Some(&h.hands), &mut rng)
+                    .unwrap_or_else(|e| panic!("{name}: {e:?} at live wall {}", obs.live_wall));
+                assert_eq!(det.observation(seat).unwrap(), obs, "{name}: observation");
+                riichi_seats_are_tenpai(&det, seat);
+                tried += 1;
+                late += (obs.live_wall < 12) as u32;
+            }
+        });
+        eprintln!("{name}: {tried} proposals with an opponent in riichi, {late} late");
+        assert!(tried >= 2_000 && late >= 300, "{name}: {tried} / {late}");
+    }
+}

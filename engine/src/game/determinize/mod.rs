@@ -74,7 +74,9 @@ impl Game {
     /// A game whose observation by `obs.seat` is `obs`, with the hidden tiles dealt at
     /// random: uniformly when `opponents` is `None`; otherwise the other seats hold
     /// exactly `opponents[s]` (the entry of `obs.seat` is ignored) and only the walls
-    /// are dealt at random. [`RuleError::BadSetup`] when `obs` is not a consistent
+    /// are dealt at random (under riichi rules a riichi seat's given hand that is not
+    /// tenpai is rebuilt, and the whole proposal dropped when no tenpai fits around
+    /// the others: see [`riichi`]). [`RuleError::BadSetup`] when `obs` is not a consistent
     /// position or the given hands do not fit it (wrong sizes, more copies than are
     /// unseen); [`RuleError::NotYourTurn`] when the seat has no decision pending.
     pub fn from_observation(
@@ -251,7 +253,20 @@ impl Game {
             }
         }
         if self.rules.is_riichi() {
-            self.deal_riichi_seats(obs, sizes, &mut pool, &mut hands, &mut dealt, rng)?;
+            let built = self.deal_riichi_seats(obs, sizes, &mut pool, &mut hands, &mut dealt, rng);
+            match built {
+                // Late in a hand the given hands of the other seats can hold the tiles
+                // every tenpai of a riichi seat needs: the proposal is dropped and all
+                // hidden hands are dealt afresh (riichi seats first, from every unseen
+                // tile). Found by an external mjai engine (7 refusals in 40 hanchan).
+                Err(RuleError::BadSetup) if opponents.is_some() => {
+                    pool = obs.unseen;
+                    hands = [[0u8; NUM_TILE_TYPES]; MAX_PLAYERS];
+                    dealt = [false; MAX_PLAYERS];
+                    self.deal_riichi_seats(obs, sizes, &mut pool, &mut hands, &mut dealt, rng)?;
+                }
+                r => r?,
+            }
         }
         // The pool in tile order, then shuffled: the layout depends only on `obs`.
         let mut tiles = [Tile::EAST; MAX_WALL];
