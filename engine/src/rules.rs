@@ -5,7 +5,7 @@
 //! that a record or a config file carries the exact rules a game was played under.
 //!
 //! [`Rules::tenhou_sanma`] and [`Rules::tenhou_4p`] play riichi mahjong under Tenhou's
-//! rules: their [`Rules::riichi`] holds the riichi flow ([`RiichiRules`], documented
+//! rules, [`Rules::majsoul_sanma`] and [`Rules::majsoul_4p`] under Mahjong Soul's: their [`Rules::riichi`] holds the riichi flow ([`RiichiRules`], documented
 //! with its sources in [`riichi`]); the simple presets have none and play exactly as
 //! before it existed.
 
@@ -217,6 +217,23 @@ impl Rules {
         }
     }
 
+    /// Mahjong Soul four-player ranked (段位戦): [`Rules::tenhou_4p`]'s table with
+    /// [`RiichiRules::majsoul_4p`] (double yakuman, kokushi robs a closed kan, no
+    /// triple-ron abort, pao per yakuman).
+    pub const fn majsoul_4p() -> Rules {
+        let mut r = Rules::tenhou_4p();
+        r.riichi = Some(RiichiRules::majsoul_4p());
+        r
+    }
+
+    /// Mahjong Soul three-player ranked: [`Rules::tenhou_sanma`]'s table with
+    /// [`RiichiRules::majsoul_sanma`].
+    pub const fn majsoul_sanma() -> Rules {
+        let mut r = Rules::tenhou_sanma();
+        r.riichi = Some(RiichiRules::majsoul_sanma());
+        r
+    }
+
     /// This preset with an east-only game (東風戦) instead of hanchan; unchanged for
     /// the simple rules.
     pub const fn east_only(mut self) -> Rules {
@@ -233,7 +250,7 @@ impl Rules {
 
     /// Looks a preset up by name: `sanma` or `four-player` (also `4p`, `yonma`);
     /// `tenhou-sanma` or `tenhou-4p` (hanchan), `tenhou-sanma-east` or `tenhou-4p-east`
-    /// (east-only).
+    /// (east-only); `majsoul-4p`, `majsoul-sanma` and their `-east` forms.
     pub fn preset(name: &str) -> Option<Rules> {
         match name {
             "sanma" | "3p" => Some(Rules::sanma()),
@@ -242,6 +259,10 @@ impl Rules {
             "tenhou-4p" => Some(Rules::tenhou_4p()),
             "tenhou-sanma-east" => Some(Rules::tenhou_sanma().east_only()),
             "tenhou-4p-east" => Some(Rules::tenhou_4p().east_only()),
+            "majsoul-4p" => Some(Rules::majsoul_4p()),
+            "majsoul-sanma" => Some(Rules::majsoul_sanma()),
+            "majsoul-4p-east" => Some(Rules::majsoul_4p().east_only()),
+            "majsoul-sanma-east" => Some(Rules::majsoul_sanma().east_only()),
             _ => None,
         }
     }
@@ -303,6 +324,10 @@ mod tests {
             "tenhou-4p",
             "tenhou-sanma-east",
             "tenhou-4p-east",
+            "majsoul-4p",
+            "majsoul-sanma",
+            "majsoul-4p-east",
+            "majsoul-sanma-east",
         ] {
             let r = Rules::preset(name).unwrap();
             assert_eq!(r.validate(), Ok(()), "{name}");

@@ -991,3 +991,122 @@ fn no_pao_when_the_last_dragon_set_is_a_closed_kan() {
     assert_eq!(r.wins[0].pao, None);
     assert_eq!(r.deltas, [-16_000, 32_000, -8_000, -8_000]);
 }
+
+/// Seat 1 pons 5z from seat 0, 6z from seat 2 and the last dragon, 7z, from seat 0
+/// (liable), holding 111z and waiting on 2z: daisangen and tsuuiisou, two yakuman of
+/// which only daisangen makes seat 0 liable.
+fn composite_pao(rules: Rules, live_after: &str, honba: u8) -> Game {
+    let live = format!("8m4z9m9m8m{live_after}");
+    let mut g = setup(
+        rules,
+        RiichiSetup {
+            hands: &[
+                "147m258p369s3457z",
+                "147s1112z556677z",
+                "369m147p258s2346z",
+                "258m369p258s1234z",
+            ],
+            live: &live,
+            dora: "9s",
+            table: Table {
+                round: 0,
+                honba,
+                sticks: 0,
+            },
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::Discard(t("5z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("1s")));
+    pass_claims(&mut g);
+    apply(&mut g, 2, Action::Discard(t("6z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("4s")));
+    pass_claims(&mut g);
+    tsumogiri(&mut g); // seat 2
+    pass_claims(&mut g);
+    tsumogiri(&mut g); // seat 3
+    pass_claims(&mut g);
+    apply(&mut g, 0, Action::Discard(t("7z")));
+    apply(&mut g, 1, Action::Pon);
+    apply(&mut g, 1, Action::Discard(t("7s")));
+    pass_claims(&mut g);
+    assert_eq!((g.turn(), g.phase()), (2, Phase::Turn));
+    g
+}
+
+/// Tenhou: the liable player pays the whole composite hand; Mahjong Soul
+/// (`pao_per_yakuman`, riichi.wiki's Mahjong Soul page: "Separated responsibility for
+/// each yakuman"): only daisangen's part, the rest as an ordinary win.
+#[test]
+fn pao_covers_the_whole_hand_on_tenhou_and_one_yakuman_on_mahjong_soul() {
+    assert!(!Rules::tenhou_4p().riichi.unwrap().pao_per_yakuman);
+    assert!(Rules::majsoul_4p().riichi.unwrap().pao_per_yakuman);
+    let tsumo = |rules: Rules| {
+        let mut g = composite_pao(rules, "1p1p1p2z", 1);
+        for _ in 0..3 {
+            tsumogiri(&mut g);
+            pass_claims(&mut g);
+        }
+        apply(&mut g, 1, Action::Tsumo);
+        let r = g.riichi_result().unwrap().clone();
+        assert!(yaku(&g, 0).contains(&Yaku::Daisangen) && yaku(&g, 0).contains(&Yaku::Tsuuiisou));
+        assert_eq!(r.wins[0].pao, Some(0));
+        assert_eq!(g.last_result().unwrap().values[1], 64_300);
+        r.deltas
+    };
+    // Two yakuman of a non-dealer (64 000) with 1 honba.
+    assert_eq!(tsumo(Rules::tenhou_4p()), [-64_300, 64_300, 0, 0]);
+    // Daisangen's 32 000 + 300 from the liable dealer; tsuuiisou as a tsumo: the dealer
+    // 16 000, each other player 8 000.
+    assert_eq!(
+        tsumo(Rules::majsoul_4p()),
+        [-48_300, 64_300, -8_000, -8_000]
+    );
+
+    let ron = |rules: Rules| {
+        let mut g = composite_pao(rules, "1p", 2);
+        apply(&mut g, 2, Action::Discard(t("2z")));
+        apply(&mut g, 1, Action::Ron);
+        let r = g.riichi_result().unwrap().clone();
+        assert_eq!(r.wins[0].pao, Some(0));
+        r.deltas
+    };
+    // Tenhou: 64 000 split, the liable player pays the 2 honba.
+    assert_eq!(ron(Rules::tenhou_4p()), [-32_600, 64_600, -32_000, 0]);
+    // Mahjong Soul: half of daisangen's 32 000 and the honba from the liable player, the
+    // rest (16 000 + tsuuiisou's 32 000) from the discarder.
+    assert_eq!(ron(Rules::majsoul_4p()), [-16_600, 64_600, -48_000, 0]);
+}
+
+/// Mahjong Soul four-player: three rons on one discard all win (riichi.wiki, Mahjong
+/// Soul: "Three-player Ron (Sanchahou): No"); Tenhou aborts the hand
+/// (`triple_ron_aborts_in_four_player`).
+#[test]
+fn triple_ron_wins_on_mahjong_soul() {
+    assert!(!Rules::majsoul_4p().riichi.unwrap().abort_triple_ron);
+    let mut g = setup(
+        Rules::majsoul_4p(),
+        RiichiSetup {
+            hands: &[
+                "147m369s1234567z",
+                TANYAO,
+                "345m567p345s22p68s",
+                "456m345p567p678p7s",
+            ],
+            live: "7s",
+            dora: "9m",
+            ..Default::default()
+        },
+    );
+    tsumogiri(&mut g);
+    for seat in 1..4u8 {
+        apply(&mut g, seat, Action::Ron);
+    }
+    let r = g.riichi_result().unwrap();
+    assert_eq!(r.draw, None);
+    assert_eq!(r.wins.iter().map(|w| w.seat).collect::<Vec<_>>(), [1, 2, 3]);
+    assert!(r.deltas[0] < 0 && r.deltas[1..].iter().all(|&d| d > 0));
+    assert_eq!(r.deltas.iter().sum::<i32>(), 0);
+}

@@ -132,6 +132,20 @@ fn tenhou_sanma_matches_oracle() {
     assert_eq!(mismatches, 0);
 }
 
+#[test]
+fn majsoul_4p_matches_oracle() {
+    let (compared, mismatches) = run_preset(Preset::Majsoul4p);
+    assert!(compared >= 20_000, "{compared} hands");
+    assert_eq!(mismatches, 0);
+}
+
+#[test]
+fn majsoul_sanma_matches_oracle() {
+    let (compared, mismatches) = run_preset(Preset::MajsoulSanma);
+    assert!(compared >= 20_000, "{compared} hands");
+    assert_eq!(mismatches, 0);
+}
+
 /// The comparison fails on a wrong answer: every win line with its total, its fu or its
 /// yaku list altered is reported, and so is an error line flipped to the other error.
 #[test]

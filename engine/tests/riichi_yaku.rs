@@ -255,6 +255,51 @@ fn yakuman_combine_and_drop_other_yaku() {
     assert_eq!((s.dora, s.han), (0, 0));
 }
 
+/// Mahjong Soul counts four single patterns double (riichi.wiki, Mahjong Soul; PyPI
+/// `riichienv`'s `GameRule.default_mjsoul()`); Tenhou counts them single; every other
+/// yakuman and every han hand scores the same under both.
+#[test]
+fn mahjong_soul_double_yakuman() {
+    // (hand, 1 + the yakuman Mahjong Soul adds over Tenhou)
+    let cases: &[(&str, u8)] = &[
+        ("19m19p19s12345677z - 7z - ES 1p - 0 0 0", 2), // kokushi, 13-sided wait
+        ("19m19p19s12345667z - 7z - ES 1p - 0 0 0", 1), // kokushi, single wait
+        ("111m333p555s777s22z - 2z - ES 1p - 0 0 0", 2), // suuankou tanki
+        ("111m333p555s777s22z - 7s t ES 1p - 0 0 0", 1), // suuankou
+        ("11123455678999m - 5m - ES 1z - 0 0 0", 2),    // junsei chuuren
+        ("11123456789999m - 8m - ES 1z - 0 0 0", 1),    // chuuren
+        // daisuushii 2, tsuuiisou 1, suuankou tanki 2: Tenhou 3, Mahjong Soul 5
+        ("111z222z333z444z55z - 5z t ES 1p - 0 0 0", 3),
+    ];
+    for (preset, double) in [(FOUR, Preset::Majsoul4p), (SANMA, Preset::MajsoulSanma)] {
+        assert!(double.double_yakuman() && !preset.double_yakuman());
+        for &(line, multiplier) in cases {
+            let nine_gates_in_man = line.split(' ').next().is_some_and(|h| h.ends_with("999m"));
+            if preset == SANMA && nine_gates_in_man {
+                continue; // no 2m-8m in sanma
+            }
+            let single = score(&input(preset, line)).unwrap();
+            let s = score(&input(double, line)).unwrap();
+            assert_eq!(s.yakuman, single.yakuman + multiplier - 1, "{line}");
+            assert_eq!(s.basic_points, 8000 * s.yakuman as u32, "{line}");
+            let weights: u8 = s
+                .yaku
+                .iter()
+                .map(|y| match y.value {
+                    YakuValue::Yakuman(m) => m,
+                    YakuValue::Han(_) => 0,
+                })
+                .sum();
+            assert_eq!(weights, s.yakuman, "{line}");
+        }
+        let han = "123p456p234s567s99p - 4p tr ES 1z - 0 0 0";
+        assert_eq!(score(&input(preset, han)), score(&input(double, han)));
+    }
+    // A non-dealer's 13-sided kokushi ron under Mahjong Soul: 64 000.
+    let s = score(&input(Preset::Majsoul4p, cases[0].0)).unwrap();
+    assert_eq!(s.payment.from_discarder, 64_000);
+}
+
 #[test]
 fn fu_and_payments_follow_the_table() {
     // Pinfu tsumo: 20 fu; riichi + tsumo + pinfu = 3 han; 20 · 2^5 = 640 basic points.

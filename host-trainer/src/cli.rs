@@ -27,6 +27,20 @@ pub enum RulesArg {
     #[value(name = "tenhou-4p-east")]
     #[serde(rename = "tenhou-4p-east")]
     Tenhou4pEast,
+    /// Mahjong Soul three-player ranked, hanchan (Tenhou sanma with double yakuman,
+    /// kokushi robbing a closed kan, pao per yakuman).
+    MajsoulSanma,
+    /// Mahjong Soul four-player ranked, hanchan (Tenhou 4p with double yakuman, kokushi
+    /// robbing a closed kan, no triple-ron abort, pao per yakuman).
+    #[value(name = "majsoul-4p")]
+    #[serde(rename = "majsoul-4p")]
+    Majsoul4p,
+    /// Mahjong Soul three-player ranked, east-only.
+    MajsoulSanmaEast,
+    /// Mahjong Soul four-player ranked, east-only.
+    #[value(name = "majsoul-4p-east")]
+    #[serde(rename = "majsoul-4p-east")]
+    Majsoul4pEast,
 }
 
 impl RulesArg {
@@ -39,6 +53,10 @@ impl RulesArg {
             RulesArg::Tenhou4p => "tenhou-4p",
             RulesArg::TenhouSanmaEast => "tenhou-sanma-east",
             RulesArg::Tenhou4pEast => "tenhou-4p-east",
+            RulesArg::MajsoulSanma => "majsoul-sanma",
+            RulesArg::Majsoul4p => "majsoul-4p",
+            RulesArg::MajsoulSanmaEast => "majsoul-sanma-east",
+            RulesArg::Majsoul4pEast => "majsoul-4p-east",
         }
     }
 
@@ -51,6 +69,10 @@ impl RulesArg {
             RulesArg::Tenhou4p => engine::Rules::tenhou_4p(),
             RulesArg::TenhouSanmaEast => engine::Rules::tenhou_sanma().east_only(),
             RulesArg::Tenhou4pEast => engine::Rules::tenhou_4p().east_only(),
+            RulesArg::MajsoulSanma => engine::Rules::majsoul_sanma(),
+            RulesArg::Majsoul4p => engine::Rules::majsoul_4p(),
+            RulesArg::MajsoulSanmaEast => engine::Rules::majsoul_sanma().east_only(),
+            RulesArg::Majsoul4pEast => engine::Rules::majsoul_4p().east_only(),
         }
     }
 
@@ -77,7 +99,7 @@ impl std::fmt::Display for RulesArg {
     }
 }
 
-/// The rules of `score`: a Tenhou preset (`engine::riichi::Preset`).
+/// The rules of `score`: a scoring preset (`engine::riichi::Preset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ScoreRulesArg {
@@ -88,6 +110,12 @@ pub enum ScoreRulesArg {
     #[value(name = "tenhou-4p", alias = "4p")]
     #[serde(rename = "tenhou-4p")]
     Tenhou4p,
+    /// Mahjong Soul three-player: Tenhou sanma's scoring with double yakuman.
+    MajsoulSanma,
+    /// Mahjong Soul four-player: Tenhou's scoring with double yakuman.
+    #[value(name = "majsoul-4p")]
+    #[serde(rename = "majsoul-4p")]
+    Majsoul4p,
 }
 
 impl From<ScoreRulesArg> for engine::riichi::Preset {
@@ -96,6 +124,8 @@ impl From<ScoreRulesArg> for engine::riichi::Preset {
         match r {
             ScoreRulesArg::TenhouSanma => Preset::TenhouSanma,
             ScoreRulesArg::Tenhou4p => Preset::Tenhou4p,
+            ScoreRulesArg::MajsoulSanma => Preset::MajsoulSanma,
+            ScoreRulesArg::Majsoul4p => Preset::Majsoul4p,
         }
     }
 }
@@ -128,7 +158,7 @@ mod tests {
         for r in RulesArg::value_variants() {
             assert_eq!(RulesArg::from_name(r.as_str()), Some(*r));
             let preset = engine::Rules::preset(r.as_str()).expect("engine knows the name");
-            assert_eq!(preset.players, r.rules().players);
+            assert_eq!(preset, r.rules());
             assert_eq!(
                 serde_json::to_string(r).unwrap(),
                 format!("\"{}\"", r.as_str())

@@ -165,3 +165,18 @@ fn a_red_five_indicates_like_a_plain_one() {
     let (_, err, ok) = run(&args("0m"), "");
     assert!(ok && !err.contains("bad digit"), "{err}");
 }
+
+#[test]
+fn mahjong_soul_counts_the_13_sided_kokushi_double() {
+    let hand = ["19m19p19s12345677z", "--win", "7z", "--rules"];
+    let (tenhou, err, ok) = run(&[&hand[..], &["tenhou-4p"]].concat(), "");
+    assert!(ok, "{err}");
+    assert!(tenhou.contains("kokushi_13_wait   yakuman x1"), "{tenhou}");
+    let (majsoul, err, ok) = run(&[&hand[..], &["majsoul-4p"]].concat(), "");
+    assert!(ok, "{err}");
+    assert!(
+        majsoul.contains("kokushi_13_wait   yakuman x2"),
+        "{majsoul}"
+    );
+    assert!(majsoul.contains("(16000 basic points)"), "{majsoul}");
+}

@@ -112,7 +112,7 @@ def main():
     parser.add_argument("--examples", type=int, default=3)
     args = parser.parse_args()
     print(f"riichienv {version('riichienv')} against the vectors of mahjong (tests/data/riichi-scores)")
-    for preset, sanma in [("tenhou-4p", False), ("tenhou-sanma", True)]:
+    for preset, sanma in [("tenhou-4p", False), ("tenhou-sanma", True), ("majsoul-4p", False), ("majsoul-sanma", True)]:
         lines = [x for x in (DATA / f"{preset}.tsv").read_text().splitlines() if x and not x.startswith("#")]
         outcomes = collections.Counter()
         examples = collections.defaultdict(list)

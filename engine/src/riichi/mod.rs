@@ -19,6 +19,8 @@
 //! - No double yakuman for a single pattern: the 13-sided thirteen orphans, the
 //!   nine-sided nine gates, four concealed triplets on a pair wait and big four winds are
 //!   single yakuman, reported under their own names. Several yakuman in one hand add up.
+//!   The Mahjong Soul presets ([`Preset::Majsoul4p`], [`Preset::MajsoulSanma`]) count
+//!   these four double ([`Preset::double_yakuman`]); nothing else in scoring differs.
 //! - A pair of a wind that is both seat and round wind is worth 4 fu.
 //! - Pinfu by tsumo is 20 fu; an open hand with no fu at all is 30 fu.
 //! - Sanma: 2m–8m do not exist, the 1m indicator makes 9m the dora (and 9m makes 1m),
@@ -59,30 +61,50 @@ pub enum Preset {
     Tenhou4p,
     /// Tenhou three-player (sanma: 108 tiles, no chi, kita).
     TenhouSanma,
+    /// Mahjong Soul four-player: Tenhou's scoring with double yakuman
+    /// ([`Preset::double_yakuman`]).
+    Majsoul4p,
+    /// Mahjong Soul three-player: Tenhou sanma's scoring (tsumo loss, honba 100 per
+    /// payer on tsumo and 200 on ron, as PyPI `riichienv`'s sanma scores Mahjong Soul's
+    /// logs) with double yakuman.
+    MajsoulSanma,
 }
 
 impl Preset {
     /// Number of players: 4 or 3.
     pub const fn players(self) -> u8 {
         match self {
-            Preset::Tenhou4p => 4,
-            Preset::TenhouSanma => 3,
+            Preset::Tenhou4p | Preset::Majsoul4p => 4,
+            Preset::TenhouSanma | Preset::MajsoulSanma => 3,
         }
     }
 
     /// The tile set of the preset.
     pub const fn tile_set(self) -> TileSet {
         match self {
-            Preset::Tenhou4p => TileSet::FourPlayer,
-            Preset::TenhouSanma => TileSet::Sanma,
+            Preset::Tenhou4p | Preset::Majsoul4p => TileSet::FourPlayer,
+            Preset::TenhouSanma | Preset::MajsoulSanma => TileSet::Sanma,
         }
     }
 
-    /// The name used on command lines and in vector files: `tenhou-4p`, `tenhou-sanma`.
+    /// Whether four single patterns count as double yakuman: thirteen orphans on the
+    /// 13-sided wait, suuankou on a pair wait, junsei chuuren poutou and daisuushii.
+    /// Mahjong Soul: yes (riichi.wiki, Mahjong Soul, Rules: "Double yakuman: Yes";
+    /// PyPI `riichienv`'s `GameRule.default_mjsoul()` sets `is_kokushi_musou_13machi_double`,
+    /// `is_suuankou_tanki_double`, `is_junsei_chuurenpoutou_double` and
+    /// `is_daisuushii_double`); Tenhou: no (each is a single yakuman).
+    pub const fn double_yakuman(self) -> bool {
+        matches!(self, Preset::Majsoul4p | Preset::MajsoulSanma)
+    }
+
+    /// The name used on command lines and in vector files: `tenhou-4p`, `tenhou-sanma`,
+    /// `majsoul-4p`, `majsoul-sanma`.
     pub const fn name(self) -> &'static str {
         match self {
             Preset::Tenhou4p => "tenhou-4p",
             Preset::TenhouSanma => "tenhou-sanma",
+            Preset::Majsoul4p => "majsoul-4p",
+            Preset::MajsoulSanma => "majsoul-sanma",
         }
     }
 
@@ -91,6 +113,8 @@ impl Preset {
         match name {
             "tenhou-4p" => Some(Preset::Tenhou4p),
             "tenhou-sanma" => Some(Preset::TenhouSanma),
+            "majsoul-4p" => Some(Preset::Majsoul4p),
+            "majsoul-sanma" => Some(Preset::MajsoulSanma),
             _ => None,
         }
     }

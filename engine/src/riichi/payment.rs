@@ -133,7 +133,11 @@ fn pay(ctx: &Context, basic: u32) -> Payment {
 /// The score of one interpretation with yaku `list` and `fu` fu, or `None` when it has
 /// no yaku.
 pub(crate) fn finish(ctx: &Context, list: &YakuList, fu: u8) -> Option<Score> {
-    let yakuman = list.iter().filter(|y| y.is_yakuman()).count() as u8;
+    let double = ctx.input.preset.double_yakuman();
+    let yakuman: u8 = list
+        .iter()
+        .map(|y| y.yakuman_multiplier(double))
+        .fold(0, u8::saturating_add);
     let mut yaku = heapless::Vec::new();
     let mut yaku_han = 0u8;
     for &y in list {
@@ -142,6 +146,10 @@ pub(crate) fn finish(ctx: &Context, list: &YakuList, fu: u8) -> Option<Score> {
         }
         let Some(value) = y.value(ctx.closed) else {
             continue;
+        };
+        let value = match value {
+            YakuValue::Yakuman(_) => YakuValue::Yakuman(y.yakuman_multiplier(double)),
+            han => han,
         };
         if let YakuValue::Han(h) = value {
             yaku_han = yaku_han.saturating_add(h);

@@ -192,7 +192,22 @@ impl Yaku {
         self >= Yaku::Kokushi
     }
 
-    /// The value in a closed or open hand (`None`: not allowed open).
+    /// How many yakuman this yaku is worth: 0 for a han yaku, 2 for the four double
+    /// patterns when `double` ([`super::Preset::double_yakuman`]), else 1.
+    pub fn yakuman_multiplier(self, double: bool) -> u8 {
+        match self {
+            _ if !self.is_yakuman() => 0,
+            Yaku::Kokushi13Wait | Yaku::SuuankouTanki | Yaku::JunseiChuuren | Yaku::Daisuushii
+                if double =>
+            {
+                2
+            }
+            _ => 1,
+        }
+    }
+
+    /// The value in a closed or open hand (`None`: not allowed open; a yakuman is
+    /// reported as single here, [`Yaku::yakuman_multiplier`] gives its weight).
     pub fn value(self, closed: bool) -> Option<YakuValue> {
         use Yaku::*;
         let (closed_han, open_han) = match self {

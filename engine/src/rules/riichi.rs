@@ -8,6 +8,9 @@
 //! <https://riichi.wiki/Riichi>, <https://riichi.wiki/Ippatsu>,
 //! <https://riichi.wiki/Furiten>, <https://riichi.wiki/Tochuu_ryuukyoku>).
 //!
+//! Mahjong Soul's ranked rules ([`RiichiRules::majsoul_4p`], [`RiichiRules::majsoul_sanma`])
+//! are Tenhou's with the differences each constructor lists and cites.
+//!
 //! Choices where the sources leave room, made once here:
 //! - **Agari-yame** (the dealer's own win in the last hand ends the game when the dealer
 //!   is then in sole first place with at least the target): yes, automatically; there
@@ -146,6 +149,16 @@ pub struct RiichiRules {
     /// Choice: "as if ron" holds in sanma too (a non-dealer's yakuman tsumo costs the
     /// liable player 32000, no tsumo loss).
     pub pao: bool,
+    /// Pao covers only the yakuman that made the liability (Mahjong Soul) instead of
+    /// the whole hand (Tenhou). riichi.wiki, Mahjong Soul, Rules, Responsibility payment:
+    /// "Composite yakuman: Separated responsibility for each yakuman"; PyPI `riichienv`'s
+    /// `GameRule.default_mjsoul()` sets `yakuman_pao_is_liability_only`. On tsumo the
+    /// liable player pays that yakuman's part as a ron (honba included) and every player
+    /// pays the rest of the hand as an ordinary tsumo; on a ron from another player the
+    /// liable player pays half of that yakuman's part and the honba, the discarder the
+    /// rest. A hand whose only yakuman is the liable one pays as on Tenhou.
+    #[serde(default)]
+    pub pao_per_yakuman: bool,
 }
 
 impl RiichiRules {
@@ -170,6 +183,7 @@ impl RiichiRules {
             abort_triple_ron: true,
             kokushi_robs_closed_kan: false,
             pao: true,
+            pao_per_yakuman: false,
         }
     }
 
@@ -195,6 +209,45 @@ impl RiichiRules {
             abort_triple_ron: false,
             kokushi_robs_closed_kan: false,
             pao: true,
+            pao_per_yakuman: false,
         }
+    }
+
+    /// Mahjong Soul four-player (雀魂 段位戦), hanchan: Tenhou four-player with these
+    /// differences, each from riichi.wiki's Mahjong Soul page (Rules) and PyPI
+    /// `riichienv`'s `GameRule.default_mjsoul()` against `default_tenhou()`:
+    /// - double yakuman for the four single patterns ([`Preset::Majsoul4p`],
+    ///   [`Preset::double_yakuman`]);
+    /// - a thirteen-orphans hand may rob a closed kan ([`RiichiRules::kokushi_robs_closed_kan`];
+    ///   mahjongcollege.com's kokushi page: 雀魂: 可);
+    /// - three rons on one discard all win ("Three-player Ron (Sanchahou): No" among the
+    ///   abortive draws; `sanchaho_is_draw: false`);
+    /// - pao per yakuman ([`RiichiRules::pao_per_yakuman`]).
+    ///
+    /// Everything else is as on Tenhou: red 5m/5p/5s, 25 000 points, 30 000 to end,
+    /// kuitan, no kuikae, atamahane of the riichi sticks, leftover sticks to first place,
+    /// busting below zero, the other four abortive draws, nagashi mangan, kan dora timing.
+    pub const fn majsoul_4p() -> RiichiRules {
+        let mut r = RiichiRules::tenhou_4p();
+        r.preset = Preset::Majsoul4p;
+        r.kokushi_robs_closed_kan = true;
+        r.abort_triple_ron = false;
+        r.pao_per_yakuman = true;
+        r
+    }
+
+    /// Mahjong Soul three-player (雀魂 三人麻雀), hanchan: Tenhou sanma with the
+    /// differences of [`RiichiRules::majsoul_4p`] that apply to three players (double
+    /// yakuman, kokushi robs a closed kan, pao per yakuman; `riichienv` applies the same
+    /// presets to sanma). Payments (35 000 start, 40 000 to end, tsumo loss, 2000 noten
+    /// total) and kita are Tenhou sanma's. Not modelled: a ron on another player's kita,
+    /// which Mahjong Soul allows (`riichienv`'s sanma: "MjSoul allows ron on kita tiles
+    /// but does not award chankan yaku"); no such claim is offered.
+    pub const fn majsoul_sanma() -> RiichiRules {
+        let mut r = RiichiRules::tenhou_sanma();
+        r.preset = Preset::MajsoulSanma;
+        r.kokushi_robs_closed_kan = true;
+        r.pao_per_yakuman = true;
+        r
     }
 }

@@ -18,7 +18,7 @@ use anyhow::{bail, Context, Result};
 use engine::{Rules, Suit, Tile};
 use serde_json::{json, Value};
 
-use super::{preset_for, CallKind, GameLog, Kyoku, LogTile, LogWin, Outcome, Step};
+use super::{preset_for, CallKind, GameLog, Kyoku, LogTile, LogWin, Outcome, Site, Step};
 
 /// The spelling of the north event in three-player logs.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -401,7 +401,7 @@ pub fn read(text: &str, rules: Option<Rules>) -> Result<GameLog> {
     }
     let rules = match rules {
         Some(r) => r,
-        None => preset_for(r.players, r.south)
+        None => preset_for(r.players, r.south, Site::Tenhou)
             .with_context(|| format!("no preset for {} players (use --rules)", r.players))?,
     };
     Ok(GameLog {

@@ -186,16 +186,28 @@ pub struct GameLog {
     pub kyokus: Vec<Kyoku>,
 }
 
-/// The engine preset for a log of `players` players, hanchan or east-only.
-pub fn preset_for(players: u8, hanchan: bool) -> Option<Rules> {
-    let name = match (players, hanchan) {
-        (3, true) => "tenhou-sanma",
-        (3, false) => "tenhou-sanma-east",
-        (4, true) => "tenhou-4p",
-        (4, false) => "tenhou-4p-east",
+/// Which site's rules a log was played under.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Site {
+    /// Tenhou (and any log that does not say).
+    Tenhou,
+    /// Mahjong Soul (雀魂), for logs converted from it into Tenhou's format.
+    MahjongSoul,
+}
+
+/// The engine preset for a log of `players` players, hanchan or east-only, from `site`.
+pub fn preset_for(players: u8, hanchan: bool, site: Site) -> Option<Rules> {
+    let site = match site {
+        Site::Tenhou => "tenhou",
+        Site::MahjongSoul => "majsoul",
+    };
+    let table = match players {
+        3 => "sanma",
+        4 => "4p",
         _ => return None,
     };
-    Rules::preset(name)
+    let length = if hanchan { "" } else { "-east" };
+    Rules::preset(&format!("{site}-{table}{length}"))
 }
 
 /// Whether `rules` play a hanchan (East and South) rather than East only.

@@ -180,23 +180,8 @@ impl Game {
             let d = &mut result.deltas;
             match (from, liable) {
                 (_, Some(l)) => {
-                    // Pao: the hand's value as a ron from the liable player (honba as
-                    // on a ron, see `riichi::payment`); on a ron from another player
-                    // the discarder pays half of it without the honba.
-                    let factor = if w == self.dealer { 6 } else { 4 };
-                    let base = (factor * sc.basic_points).div_ceil(100) * 100;
-                    let per_honba = if n == 3 { 200 } else { 300 };
-                    let honba = per_honba * input.honba as u32;
-                    let mut from_liable = base + honba;
-                    if let Some(f) = from {
-                        let half = base / 2;
-                        add(d, f as usize, -(half as i32));
-                        add(d, wi, half as i32);
-                        from_liable -= half;
-                    }
-                    add(d, l as usize, -(from_liable as i32));
-                    add(d, wi, from_liable as i32);
-                    received = (base + honba + p.riichi_sticks) as i32;
+                    received = self.pay_with_pao(d, w, from, l, &sc, input.honba) as i32
+                        + p.riichi_sticks as i32;
                 }
                 (Some(f), None) => {
                     add(d, f as usize, -(p.from_discarder as i32));
@@ -258,6 +243,73 @@ impl Game {
             rres.ura_indicators = self.ura_indicators();
         }
         self.finish_riichi(result, rres, ev);
+    }
+
+    /// Adds to `d` the payments of `winner`'s win scored `sc` when `liable` is liable
+    /// by pao, and returns what the winner receives (riichi sticks aside). The liable
+    /// part is the whole hand (Tenhou) or only the liable yakuman
+    /// ([`RiichiRules::pao_per_yakuman`](crate::RiichiRules::pao_per_yakuman)). That
+    /// part is paid as a ron from the liable player (honba as on a ron, see
+    /// `riichi::payment`); on a ron from another player the discarder pays half of it
+    /// without the honba, and the rest of the hand as an ordinary ron; on a tsumo the
+    /// rest is an ordinary tsumo without honba.
+    fn pay_with_pao(
+        &self,
+        d: &mut [i32; 4],
+        winner: u8,
+        from: Option<u8>,
+        liable: u8,
+        sc: &Score,
+        honba: u8,
+    ) -> u32 {
+        let n = self.rules.players as usize;
+        let wi = winner as usize;
+        let dealer_wins = winner == self.dealer;
+        let liable_basic = match self.rules.riichi {
+            Some(r) if r.pao_per_yakuman => {
+                let double = r.preset.double_yakuman();
+                let yaku = if sc.yaku.iter().any(|s| s.yaku == Yaku::Daisangen) {
+                    Yaku::Daisangen
+                } else {
+                    Yaku::Daisuushii
+                };
+                (8000 * yaku.yakuman_multiplier(double) as u32).min(sc.basic_points)
+            }
+            _ => sc.basic_points,
+        };
+        let rest_basic = sc.basic_points - liable_basic;
+        let factor = if dealer_wins { 6 } else { 4 };
+        let liable_base = (factor * liable_basic).div_ceil(100) * 100;
+        let per_honba = if n == 3 { 200 } else { 300 };
+        let mut from_liable = liable_base + per_honba * honba as u32;
+        let mut received = 0;
+        let mut pay = |d: &mut [i32; 4], payer: usize, amount: u32| {
+            add(d, payer, -(amount as i32));
+            add(d, wi, amount as i32);
+            received += amount;
+        };
+        match from {
+            Some(f) => {
+                let half = liable_base / 2;
+                let rest = (factor * rest_basic).div_ceil(100) * 100;
+                pay(d, f as usize, half + rest);
+                from_liable -= half;
+            }
+            None => {
+                for payer in (0..n).filter(|&x| x != wi) {
+                    let share = if dealer_wins || payer == self.dealer as usize {
+                        2 * rest_basic
+                    } else {
+                        rest_basic
+                    };
+                    if share > 0 {
+                        pay(d, payer, share.div_ceil(100) * 100);
+                    }
+                }
+            }
+        }
+        pay(d, liable as usize, from_liable);
+        received
     }
 
     /// The player liable for `seat`'s win scored `sc` by pao

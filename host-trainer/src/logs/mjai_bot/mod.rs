@@ -24,7 +24,7 @@ use engine::{Rules, Tile};
 use serde_json::{json, Value};
 
 use crate::logs::mjai::{field, parse_tile, round_wind, start_scores, Dialect};
-use crate::logs::{preset_for, CallKind, LogTile};
+use crate::logs::{preset_for, CallKind, LogTile, Site};
 use answer::Decider;
 use state::{HandView, Start};
 
@@ -250,7 +250,7 @@ impl Bot {
         let rules = match self.rules {
             Some(r) => r,
             None => {
-                let r = preset_for(u8::try_from(players)?, true)
+                let r = preset_for(u8::try_from(players)?, true, Site::Tenhou)
                     .with_context(|| format!("no preset for {players} players (use --rules)"))?;
                 self.rules = Some(r);
                 r

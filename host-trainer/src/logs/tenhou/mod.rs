@@ -53,7 +53,7 @@ use serde_json::Value;
 
 pub use write::write;
 
-use super::{preset_for, GameLog, Kyoku, LogTile, Step};
+use super::{preset_for, GameLog, Kyoku, LogTile, Site, Step};
 
 /// The Tenhou number of a tile (`51..53` for red fives).
 pub fn tile_code(t: LogTile) -> u32 {
@@ -119,8 +119,9 @@ pub fn read(text: &str, rules: Option<Rules>) -> Result<GameLog> {
     })
 }
 
-/// The preset of `rule.disp` (`三` for three players, `南` hanchan, `東` east-only);
-/// without one, the player count from the first hand and hanchan.
+/// The preset of `rule.disp` (`三` for three players, `南` hanchan, `東` east-only, a
+/// Mahjong Soul room for Mahjong Soul's rules, [`site_of`]); without one, the player
+/// count from the first hand, hanchan and Tenhou.
 fn rules_of(v: &Value, log: &[Value]) -> Result<Rules> {
     let disp = v
         .get("rule")
@@ -132,14 +133,51 @@ fn rules_of(v: &Value, log: &[Value]) -> Result<Rules> {
         .and_then(|k| k.get(13))
         .and_then(Value::as_array)
         .is_some_and(Vec::is_empty);
-    let players = if disp.contains('三') || empty_fourth {
+    let players = if disp.contains('三') || disp.contains("3-Player") || empty_fourth {
         3
     } else {
         4
     };
-    let hanchan = !disp.contains('東') || disp.contains('南');
-    preset_for(players, hanchan)
+    let hanchan = !(disp.contains('東') || disp.contains("East")) || disp.contains('南');
+    preset_for(players, hanchan, site_of(v))
         .with_context(|| format!("no preset for the rule {disp:?} (use --rules)"))
+}
+
+/// Mahjong Soul's room names as its converters write them into `rule.disp` (tensoul
+/// and the Mahjong Soul log exporters write the room, e.g. `玉の間四人南`, `王座の間三人東`,
+/// or its English name, `Jade Room`; Tenhou's own `disp` names a 卓 such as `四鳳南喰赤`
+/// and never a 間), and the site's name in `title` or `disp`.
+const MAHJONG_SOUL_MARKS: [&str; 11] = [
+    "の間",
+    "雀魂",
+    "Mahjong Soul",
+    "MahjongSoul",
+    "Majsoul",
+    "majsoul",
+    "Bronze Room",
+    "Silver Room",
+    "Gold Room",
+    "Jade Room",
+    "Throne Room",
+];
+
+/// The site whose rules a Tenhou-format log was played under: Mahjong Soul when its
+/// `rule.disp` or `title` carries one of [`MAHJONG_SOUL_MARKS`], Tenhou otherwise.
+pub fn site_of(v: &Value) -> Site {
+    let disp = v
+        .get("rule")
+        .and_then(|r| r.get("disp"))
+        .and_then(Value::as_str);
+    let titles = v.get("title").and_then(Value::as_array);
+    let texts = disp
+        .into_iter()
+        .chain(titles.into_iter().flatten().filter_map(Value::as_str));
+    let mut texts = texts;
+    if texts.any(|t| MAHJONG_SOUL_MARKS.iter().any(|m| t.contains(m))) {
+        Site::MahjongSoul
+    } else {
+        Site::Tenhou
+    }
 }
 
 fn tiles(v: Option<&Value>, what: &str) -> Result<Vec<LogTile>> {
@@ -214,4 +252,30 @@ fn read_kyoku(k: &Value, rules: &Rules) -> Result<Kyoku> {
         steps,
         outcome,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mahjong_soul_rooms_choose_mahjong_soul_rules() {
+        let log = |disp: &str, title: &str| serde_json::json!({"title": [title, ""], "rule": {"disp": disp, "aka": 1}, "log": []});
+        for (disp, title, site) in [
+            ("玉の間四人南", "", Site::MahjongSoul),
+            ("王座の間三人東", "", Site::MahjongSoul),
+            ("Throne Room South", "", Site::MahjongSoul),
+            ("", "雀魂牌譜", Site::MahjongSoul),
+            ("四鳳南喰赤", "", Site::Tenhou),
+            ("三般東喰赤", "", Site::Tenhou),
+            ("", "", Site::Tenhou),
+        ] {
+            assert_eq!(site_of(&log(disp, title)), site, "{disp} {title}");
+        }
+        let rules = |disp: &str| rules_of(&log(disp, ""), &[]).unwrap();
+        assert_eq!(rules("玉の間四人南"), Rules::majsoul_4p());
+        assert_eq!(rules("金の間三人東"), Rules::majsoul_sanma().east_only());
+        assert_eq!(rules("三鳳南喰赤"), Rules::tenhou_sanma());
+        assert_eq!(rules("般東喰赤"), Rules::tenhou_4p().east_only());
+    }
 }

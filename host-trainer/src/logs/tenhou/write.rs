@@ -14,11 +14,22 @@ fn codes(tiles: &[LogTile]) -> String {
 /// The Tenhou JSON of a log.
 pub fn write(log: &GameLog) -> Value {
     let n = log.rules.players;
-    let disp = match (n, crate::logs::is_hanchan(&log.rules)) {
-        (3, true) => "三般南喰赤",
-        (3, false) => "三般東喰赤",
-        (_, true) => "般南喰赤",
-        (_, false) => "般東喰赤",
+    let majsoul = log.rules.riichi.is_some_and(|r| {
+        matches!(
+            r.preset,
+            engine::riichi::Preset::Majsoul4p | engine::riichi::Preset::MajsoulSanma
+        )
+    });
+    // Mahjong Soul rules as its converters name them (a room, read back by `site_of`).
+    let disp = match (n, crate::logs::is_hanchan(&log.rules), majsoul) {
+        (3, true, false) => "三般南喰赤",
+        (3, false, false) => "三般東喰赤",
+        (_, true, false) => "般南喰赤",
+        (_, false, false) => "般東喰赤",
+        (3, true, true) => "玉の間三人南",
+        (3, false, true) => "玉の間三人東",
+        (_, true, true) => "玉の間四人南",
+        (_, false, true) => "玉の間四人東",
     };
     let mut names = log.names.clone();
     names.resize(4, String::new());
