@@ -48,6 +48,13 @@ create_exception!(
     "A search that cannot run (budget, position, configuration)."
 );
 
+create_exception!(
+    mahjong_engine,
+    LogError,
+    MahjongError,
+    "A game log that cannot be read or does not replay through the engine."
+);
+
 /// Adds the exception classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -58,6 +65,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RecordError", py.get_type::<RecordError>())?;
     m.add("ModelError", py.get_type::<ModelError>())?;
     m.add("SearchError", py.get_type::<SearchError>())?;
+    m.add("LogError", py.get_type::<LogError>())?;
     Ok(())
 }
 

@@ -1,6 +1,7 @@
 //! The Python extension module `mahjong_engine._native` (PyO3, stable ABI from CPython
 //! 3.9): the engine's game, the efficiency queries, the bots, the learned-policy and
-//! search advisors, and `VecGame`, N games stepped in Rust per call.
+//! search advisors, `VecGame`, N games stepped in Rust per call, and `read_log`, game
+//! logs replayed into training arrays.
 //!
 //! The Python package `mahjong_engine` (python/mahjong_engine/) re-exports these and adds
 //! the PettingZoo AEC environment, the Gymnasium wrapper and the benchmark. Every error
@@ -8,7 +9,7 @@
 //! `ValueError`) carrying the engine's message; nothing here panics on input, and a
 //! failed call leaves the game as it was.
 //!
-//! Depends on the engine, inference (tract, never libtorch) and search crates only.
+//! Depends on the engine, logs, inference (tract, never libtorch) and search crates only.
 
 #![forbid(unsafe_code)]
 
@@ -18,6 +19,7 @@ mod efficiency;
 mod errors;
 mod events;
 mod game;
+mod logs;
 mod rules;
 mod vec_game;
 
@@ -42,5 +44,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     bots::register(m)?;
     advisor::register(m)?;
     vec_game::register(m)?;
+    logs::register(m)?;
     Ok(())
 }

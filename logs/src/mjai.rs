@@ -77,9 +77,8 @@ pub fn parse_tile(s: &str) -> Option<LogTile> {
     })
 }
 
-/// The member `key` of an event, or an error naming it (also the bot's reader).
 /// The round wind of a `start_kyoku` (`bakaze`): 0 east … 3 north.
-pub(super) fn round_wind(e: &Value) -> Result<u8> {
+pub fn round_wind(e: &Value) -> Result<u8> {
     Ok(match field(e, "bakaze")?.as_str() {
         Some("E") => 0,
         Some("S") => 1,
@@ -90,7 +89,7 @@ pub(super) fn round_wind(e: &Value) -> Result<u8> {
 }
 
 /// The seats' scores of a `start_kyoku` (`scores`; seats past the list stay 0).
-pub(super) fn start_scores(e: &Value) -> Result<[i32; 4]> {
+pub fn start_scores(e: &Value) -> Result<[i32; 4]> {
     let mut scores = [0i32; 4];
     let sv = field(e, "scores")?.as_array().context("\"scores\"")?;
     for (s, v) in scores.iter_mut().zip(sv) {
@@ -99,7 +98,8 @@ pub(super) fn start_scores(e: &Value) -> Result<[i32; 4]> {
     Ok(scores)
 }
 
-pub(super) fn field<'a>(e: &'a Value, key: &str) -> Result<&'a Value> {
+/// The member `key` of an event, or an error naming it (also the bot's reader).
+pub fn field<'a>(e: &'a Value, key: &str) -> Result<&'a Value> {
     e.get(key).with_context(|| format!("no \"{key}\""))
 }
 
@@ -433,7 +433,7 @@ pub fn write_with(log: &GameLog, dialect: Dialect) -> String {
 }
 
 /// The mjai names of tiles (also the bot's `consumed` lists).
-pub(super) fn names(tiles: &[LogTile]) -> Vec<String> {
+pub fn names(tiles: &[LogTile]) -> Vec<String> {
     tiles.iter().map(|&t| tile_name(t)).collect()
 }
 

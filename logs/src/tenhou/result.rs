@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use serde_json::{json, Value};
 
-use crate::logs::{LogWin, Outcome};
+use crate::{LogWin, Outcome};
 
 fn deltas_of(v: Option<&Value>) -> Result<Option<[i32; 4]>> {
     let Some(arr) = v.and_then(Value::as_array) else {

@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::calls::claim_string;
 use super::{result, tile_code};
-use crate::logs::{CallKind, GameLog, Kyoku, LogTile, Step};
+use crate::{CallKind, GameLog, Kyoku, LogTile, Step};
 
 fn codes(tiles: &[LogTile]) -> String {
     tiles.iter().map(|&t| tile_code(t).to_string()).collect()
@@ -21,7 +21,7 @@ pub fn write(log: &GameLog) -> Value {
         )
     });
     // Mahjong Soul rules as its converters name them (a room, read back by `site_of`).
-    let disp = match (n, crate::logs::is_hanchan(&log.rules), majsoul) {
+    let disp = match (n, crate::is_hanchan(&log.rules), majsoul) {
         (3, true, false) => "三般南喰赤",
         (3, false, false) => "三般東喰赤",
         (_, true, false) => "般南喰赤",

@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use engine::Tile;
 
 use super::{parse_tile, tile_code};
-use crate::logs::{CallKind, LogTile, Step};
+use crate::{CallKind, LogTile, Step};
 
 /// The tiles of a call string (two digits each) and the index of the marker letter among
 /// them.

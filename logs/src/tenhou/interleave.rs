@@ -17,7 +17,7 @@ use serde_json::Value;
 
 use super::calls::{parse_claim, self_call, sources};
 use super::parse_tile;
-use crate::logs::{CallKind, LogTile, Step};
+use crate::{CallKind, LogTile, Step};
 
 /// Readings tried before giving up (each one a pass for the claim of a previous one).
 const MAX_READINGS: usize = 4096;
