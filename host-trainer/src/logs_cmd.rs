@@ -85,32 +85,9 @@ pub struct ConvertArgs {
     pub dialect: DialectArg,
 }
 
-/// The log files of the command line: each folder stands for its log files (sorted,
-/// not recursive).
+/// The log files of the command line ([`logs::expand`]: folders recursively, `.gz` too).
 fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut files: Vec<PathBuf> = std::fs::read_dir(p)
-                .with_context(|| format!("reading the folder {}", p.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.is_file() && is_log_name(f))
-                .collect();
-            files.sort();
-            out.extend(files);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
-}
-
-/// Whether a file in a folder is taken for a log: `.json`, `.mjson`, `.jsonl` (a
-/// README beside the logs is not).
-fn is_log_name(p: &std::path::Path) -> bool {
-    p.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| matches!(e, "json" | "mjson" | "jsonl"))
+    logs::expand(paths)
 }
 
 /// The class of a replay or reading error, for grouping: the innermost cause without

@@ -256,14 +256,70 @@ pub fn read(text: &str, format: Option<Format>, rules: Option<Rules>) -> anyhow:
     }
 }
 
-/// Reads a log file; errors name the file.
+/// Reads a log file (gzip-compressed when its name ends in `.gz`); errors name the file.
 pub fn read_file(
     path: &std::path::Path,
     format: Option<Format>,
     rules: Option<Rules>,
 ) -> anyhow::Result<GameLog> {
     use anyhow::Context;
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = read_text(path)?;
     read(&text, format, rules).with_context(|| format!("{}", path.display()))
+}
+
+/// The text of a log file, gunzipped when its name ends in `.gz`.
+pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
+    use anyhow::Context;
+    use std::io::Read;
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = if path.extension().is_some_and(|e| e == "gz") {
+        let mut out = Vec::new();
+        flate2::read::GzDecoder::new(bytes.as_slice())
+            .read_to_end(&mut out)
+            .with_context(|| format!("{}: not gzip (truncated?)", path.display()))?;
+        out
+    } else {
+        bytes
+    };
+    String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", path.display()))
+}
+
+/// Whether a file name is taken for a log in a folder: `.json`, `.mjson`, `.jsonl`, each
+/// also gzip-compressed (`.json.gz`); a README beside the logs is not.
+pub fn is_log_name(p: &std::path::Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let name = name.strip_suffix(".gz").unwrap_or(name);
+    [".json", ".mjson", ".jsonl"]
+        .iter()
+        .any(|e| name.ends_with(e))
+}
+
+/// The log files of `paths`: each folder stands for the log files under it
+/// ([`is_log_name`], folders below included), sorted; files are taken as given.
+pub fn expand(paths: &[std::path::PathBuf]) -> anyhow::Result<Vec<std::path::PathBuf>> {
+    use anyhow::Context;
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> anyhow::Result<()> {
+        let mut entries: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .with_context(|| format!("reading the folder {}", dir.display()))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .collect();
+        entries.sort();
+        for e in entries {
+            if e.is_dir() {
+                walk(&e, out)?;
+            } else if e.is_file() && is_log_name(&e) {
+                out.push(e);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    for p in paths {
+        if p.is_dir() {
+            walk(p, &mut out)?;
+        } else {
+            out.push(p.clone());
+        }
+    }
+    Ok(out)
 }

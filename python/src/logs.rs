@@ -33,7 +33,7 @@ struct Decisions {
     steps: Vec<i64>,
 }
 
-/// The text of `source`: a path (`str` or `os.PathLike`) to read, or the log itself
+/// The text of `source`: a path (`str` or `os.PathLike`; `.gz` is gunzipped) to read, or the log itself
 /// when it is a `str` that holds JSON (starts with `{` or spans several lines).
 fn source_text(source: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
     if let Ok(s) = source.cast::<PyString>() {
@@ -46,8 +46,7 @@ fn source_text(source: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
     let path: PathBuf = source.extract().map_err(|_| {
         LogError::new_err("read_log takes a path (str or os.PathLike) or the log's JSON text")
     })?;
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| LogError::new_err(format!("reading {}: {e}", path.display())))?;
+    let text = mahjong_logs::read_text(&path).map_err(|e| LogError::new_err(format!("{e:#}")))?;
     Ok((text, path.display().to_string()))
 }
 
