@@ -15,6 +15,8 @@ pub enum FormatArg {
     Tenhou,
     /// mjai JSON lines.
     Mjai,
+    /// Tenhou's mjlog XML (read only; `--to` refuses it).
+    Mjlog,
 }
 
 impl From<FormatArg> for Format {
@@ -22,6 +24,7 @@ impl From<FormatArg> for Format {
         match f {
             FormatArg::Tenhou => Format::Tenhou,
             FormatArg::Mjai => Format::Mjai,
+            FormatArg::Mjlog => Format::Mjlog,
         }
     }
 }
@@ -194,6 +197,9 @@ pub fn run_convert(args: ConvertArgs) -> Result<()> {
         match args.to {
             FormatArg::Tenhou => println!("{}", tenhou::write(&log)),
             FormatArg::Mjai => print!("{}", mjai::write_with(&log, dialect)),
+            FormatArg::Mjlog => {
+                anyhow::bail!("--to mjlog: mjlog is read only (convert to tenhou or mjai)")
+            }
         }
     }
     Ok(())

@@ -1,5 +1,5 @@
 //! Game logs in the formats other tools speak: Tenhou's JSON replay format
-//! ([`tenhou`]) and mjai JSON lines ([`mjai`]), read into and written from one neutral
+//! ([`tenhou`]), Tenhou's mjlog XML ([`mjlog`], read only) and mjai JSON lines ([`mjai`]), read into and written from one neutral
 //! model ([`GameLog`]), replayed exactly through the engine ([`replay`]) and exported
 //! from engine games ([`export`]).
 //!
@@ -16,6 +16,7 @@
 
 pub mod export;
 pub mod mjai;
+pub mod mjlog;
 pub mod replay;
 pub mod tenhou;
 
@@ -231,11 +232,16 @@ pub enum Format {
     Tenhou,
     /// mjai JSON lines.
     Mjai,
+    /// Tenhou's mjlog XML ([`mjlog`]).
+    Mjlog,
 }
 
-/// The format of a log's text: Tenhou when it is one JSON object with a `"log"` key,
-/// mjai otherwise.
+/// The format of a log's text: mjlog when it is an `<mjloggm>` document, Tenhou JSON
+/// when it is one JSON object with a `"log"` key, mjai otherwise.
 pub fn detect(text: &str) -> Format {
+    if mjlog::is_mjlog(text) {
+        return Format::Mjlog;
+    }
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
     let one_object = serde_json::from_str::<serde_json::Value>(first)
         .ok()
@@ -253,10 +259,11 @@ pub fn read(text: &str, format: Option<Format>, rules: Option<Rules>) -> anyhow:
     match format.unwrap_or_else(|| detect(text)) {
         Format::Tenhou => tenhou::read(text, rules),
         Format::Mjai => mjai::read(text, rules),
+        Format::Mjlog => mjlog::read(text, rules),
     }
 }
 
-/// Reads a log file (gzip-compressed when its name ends in `.gz`); errors name the file.
+/// Reads a log file (gzip-compressed or not); errors name the file.
 pub fn read_file(
     path: &std::path::Path,
     format: Option<Format>,
@@ -267,12 +274,13 @@ pub fn read_file(
     read(&text, format, rules).with_context(|| format!("{}", path.display()))
 }
 
-/// The text of a log file, gunzipped when its name ends in `.gz`.
+/// The text of a log file, gunzipped when it is gzip (`.gz`, Tenhou's `.mjlog`).
 pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     use anyhow::Context;
     use std::io::Read;
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let bytes = if path.extension().is_some_and(|e| e == "gz") {
+    // Tenhou's `.mjlog` downloads are gzip without saying so: the magic bytes decide.
+    let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
         let mut out = Vec::new();
         flate2::read::GzDecoder::new(bytes.as_slice())
             .read_to_end(&mut out)
@@ -284,12 +292,13 @@ pub fn read_text(path: &std::path::Path) -> anyhow::Result<String> {
     String::from_utf8(bytes).with_context(|| format!("{}: not UTF-8 text", path.display()))
 }
 
-/// Whether a file name is taken for a log in a folder: `.json`, `.mjson`, `.jsonl`, each
+/// Whether a file name is taken for a log in a folder: `.json`, `.mjson`, `.jsonl`,
+/// `.mjlog`, `.xml`, each
 /// also gzip-compressed (`.json.gz`); a README beside the logs is not.
 pub fn is_log_name(p: &std::path::Path) -> bool {
     let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
     let name = name.strip_suffix(".gz").unwrap_or(name);
-    [".json", ".mjson", ".jsonl"]
+    [".json", ".mjson", ".jsonl", ".mjlog", ".xml"]
         .iter()
         .any(|e| name.ends_with(e))
 }

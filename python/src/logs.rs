@@ -119,9 +119,10 @@ fn read_log<'py>(
         None => None,
         Some("tenhou") => Some(Format::Tenhou),
         Some("mjai") => Some(Format::Mjai),
+        Some("mjlog") => Some(Format::Mjlog),
         Some(other) => {
             return Err(LogError::new_err(format!(
-                "unknown log format {other:?} (tenhou or mjai)"
+                "unknown log format {other:?} (tenhou, mjai or mjlog)"
             )))
         }
     };
