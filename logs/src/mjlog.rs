@@ -435,11 +435,13 @@ impl Reader {
                 .context("<RYUUKYOKU type=\"yao9\"> names no hand")?;
             self.push(Step::NineTerminals { seat })?;
         }
-        let deltas = sc_deltas(e.need("sc")?)?;
+        // Tenhou writes a bare `<RYUUKYOKU owari=".."/>` (no `sc`, no type) when it ends a
+        // game at an exhaustive draw without settling it in the element: no deltas then.
+        let deltas = e.get("sc").map(sc_deltas).transpose()?;
         self.kyoku()?.outcome = Some(Outcome {
             wins: Vec::new(),
             draw: Some(kind.to_string()),
-            deltas: Some(deltas),
+            deltas,
         });
         Ok(())
     }

@@ -82,13 +82,14 @@ def test_bad_input_is_a_clear_error():
         mj.read_log(json.dumps(log))
 
 
-@pytest.mark.skipif(not CORPUS.exists(), reason="the real-log corpus is not in this checkout")
 def test_real_logs():
-    files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".json", ".mjson"))
-    assert len(files) >= 300
+    """Every real log of the corpus (Tenhou JSON and mjlog XML, 3p and 4p, Tenhou and
+    Mahjong Soul) gives decisions whose logged action is legal."""
+    files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".json", ".mjlog"))
+    assert len(files) >= 100
     decisions = 0
-    for p in files[::25]:
+    for p in files:
         d = mj.read_log(p)
         check(d, d["players"])
         decisions += len(d["actions"])
-    assert decisions > 1000
+    assert decisions > 50_000
