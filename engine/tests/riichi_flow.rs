@@ -875,17 +875,29 @@ fn pass_claims(g: &mut Game) {
 /// Seat 1 pons 5z from seat 0, 6z from seat 2 and the last dragon, 7z, from seat 0
 /// (liable), then waits on 9p (tanki); `live` continues after seat 1's last discard.
 fn daisangen_pao(live_after: &str, honba: u8) -> Game {
-    let live = format!("3z4z1z1z3z{live_after}");
-    let mut g = setup(
+    let hands = [
+        "147m258p369s1257z",
+        "123m9p147s556677z",
+        "369m147p258s2346z",
+        "258m369p258s1234z",
+    ];
+    three_dragon_pons(
         Rules::tenhou_4p(),
+        &hands,
+        &format!("3z4z1z1z3z{live_after}"),
+        honba,
+    )
+}
+
+/// Seat 1 pons 5z from seat 0 (discarding 1s), 6z from seat 2 (4s) and 7z from seat 0
+/// (7s), the other seats drawing and discarding the live tiles between; seat 2 is on
+/// turn at the end.
+fn three_dragon_pons(rules: Rules, hands: &[&str; 4], live: &str, honba: u8) -> Game {
+    let mut g = setup(
+        rules,
         RiichiSetup {
-            hands: &[
-                "147m258p369s1257z",
-                "123m9p147s556677z",
-                "369m147p258s2346z",
-                "258m369p258s1234z",
-            ],
-            live: &live,
+            hands,
+            live,
             dora: "9s",
             table: Table {
                 round: 0,
@@ -996,44 +1008,13 @@ fn no_pao_when_the_last_dragon_set_is_a_closed_kan() {
 /// (liable), holding 111z and waiting on 2z: daisangen and tsuuiisou, two yakuman of
 /// which only daisangen makes seat 0 liable.
 fn composite_pao(rules: Rules, live_after: &str, honba: u8) -> Game {
-    let live = format!("8m4z9m9m8m{live_after}");
-    let mut g = setup(
-        rules,
-        RiichiSetup {
-            hands: &[
-                "147m258p369s3457z",
-                "147s1112z556677z",
-                "369m147p258s2346z",
-                "258m369p258s1234z",
-            ],
-            live: &live,
-            dora: "9s",
-            table: Table {
-                round: 0,
-                honba,
-                sticks: 0,
-            },
-            ..Default::default()
-        },
-    );
-    apply(&mut g, 0, Action::Discard(t("5z")));
-    apply(&mut g, 1, Action::Pon);
-    apply(&mut g, 1, Action::Discard(t("1s")));
-    pass_claims(&mut g);
-    apply(&mut g, 2, Action::Discard(t("6z")));
-    apply(&mut g, 1, Action::Pon);
-    apply(&mut g, 1, Action::Discard(t("4s")));
-    pass_claims(&mut g);
-    tsumogiri(&mut g); // seat 2
-    pass_claims(&mut g);
-    tsumogiri(&mut g); // seat 3
-    pass_claims(&mut g);
-    apply(&mut g, 0, Action::Discard(t("7z")));
-    apply(&mut g, 1, Action::Pon);
-    apply(&mut g, 1, Action::Discard(t("7s")));
-    pass_claims(&mut g);
-    assert_eq!((g.turn(), g.phase()), (2, Phase::Turn));
-    g
+    let hands = [
+        "147m258p369s3457z",
+        "147s1112z556677z",
+        "369m147p258s2346z",
+        "258m369p258s1234z",
+    ];
+    three_dragon_pons(rules, &hands, &format!("8m4z9m9m8m{live_after}"), honba)
 }
 
 /// Tenhou: the liable player pays the whole composite hand; Mahjong Soul
