@@ -692,10 +692,10 @@ fn four_riichi_abort_keeps_the_sticks() {
     assert_eq!((g.dealer(), g.table().sticks), (0, 4));
 }
 
-#[test]
-fn triple_ron_aborts_in_four_player() {
+/// Seat 0 discards 7s, on which seats 1, 2 and 3 can all win.
+fn three_can_ron(rules: Rules) -> Game {
     let mut g = setup(
-        Rules::tenhou_4p(),
+        rules,
         RiichiSetup {
             hands: &[
                 "147m369s1234567z",
@@ -709,6 +709,12 @@ fn triple_ron_aborts_in_four_player() {
         },
     );
     tsumogiri(&mut g);
+    g
+}
+
+#[test]
+fn triple_ron_aborts_in_four_player() {
+    let mut g = three_can_ron(Rules::tenhou_4p());
     for seat in 1..4u8 {
         assert!(g.legal_actions(seat).contains(Action::Ron));
         apply(&mut g, seat, Action::Ron);
@@ -1067,21 +1073,7 @@ fn pao_covers_the_whole_hand_on_tenhou_and_one_yakuman_on_mahjong_soul() {
 #[test]
 fn triple_ron_wins_on_mahjong_soul() {
     assert!(!Rules::majsoul_4p().riichi.unwrap().abort_triple_ron);
-    let mut g = setup(
-        Rules::majsoul_4p(),
-        RiichiSetup {
-            hands: &[
-                "147m369s1234567z",
-                TANYAO,
-                "345m567p345s22p68s",
-                "456m345p567p678p7s",
-            ],
-            live: "7s",
-            dora: "9m",
-            ..Default::default()
-        },
-    );
-    tsumogiri(&mut g);
+    let mut g = three_can_ron(Rules::majsoul_4p());
     for seat in 1..4u8 {
         apply(&mut g, seat, Action::Ron);
     }
