@@ -150,7 +150,8 @@ fn closed_choices_list_their_values() {
         err.contains("invalid value 'Sanma'")
             && err.contains(
                 "[possible values: sanma, four-player, tenhou-sanma, tenhou-4p, \
-                 tenhou-sanma-east, tenhou-4p-east]"
+                 tenhou-sanma-east, tenhou-4p-east, majsoul-sanma, majsoul-4p, \
+                 majsoul-sanma-east, majsoul-4p-east]"
             ),
         "{err}"
     );
