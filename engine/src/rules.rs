@@ -248,6 +248,27 @@ impl Rules {
         self.riichi.is_some()
     }
 
+    /// Every canonical preset name [`Rules::preset`] knows, simple presets first.
+    pub const PRESET_NAMES: [&'static str; 10] = [
+        "sanma",
+        "four-player",
+        "tenhou-sanma",
+        "tenhou-4p",
+        "tenhou-sanma-east",
+        "tenhou-4p-east",
+        "majsoul-sanma",
+        "majsoul-4p",
+        "majsoul-sanma-east",
+        "majsoul-4p-east",
+    ];
+
+    /// The canonical name of these rules when they are a preset's ([`Rules::PRESET_NAMES`]).
+    pub fn preset_name(&self) -> Option<&'static str> {
+        Rules::PRESET_NAMES
+            .into_iter()
+            .find(|n| Rules::preset(n).as_ref() == Some(self))
+    }
+
     /// Looks a preset up by name: `sanma` or `four-player` (also `4p`, `yonma`);
     /// `tenhou-sanma` or `tenhou-4p` (hanchan), `tenhou-sanma-east` or `tenhou-4p-east`
     /// (east-only); `majsoul-4p`, `majsoul-sanma` and their `-east` forms.
@@ -319,18 +340,10 @@ mod tests {
         assert_eq!(Rules::default(), Rules::sanma());
         assert_eq!(Rules::preset("4p"), Some(Rules::four_player()));
         assert_eq!(Rules::preset("riichi"), None);
-        for name in [
-            "tenhou-sanma",
-            "tenhou-4p",
-            "tenhou-sanma-east",
-            "tenhou-4p-east",
-            "majsoul-4p",
-            "majsoul-sanma",
-            "majsoul-4p-east",
-            "majsoul-sanma-east",
-        ] {
+        for name in Rules::PRESET_NAMES.iter().skip(2) {
             let r = Rules::preset(name).unwrap();
             assert_eq!(r.validate(), Ok(()), "{name}");
+            assert_eq!(r.preset_name(), Some(*name));
             assert!(r.is_riichi());
         }
         assert_eq!(

@@ -88,11 +88,6 @@ pub struct ConvertArgs {
     pub dialect: DialectArg,
 }
 
-/// The log files of the command line ([`logs::expand`]: folders recursively, `.gz` too).
-fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    logs::expand(paths)
-}
-
 /// The class of a replay or reading error, for grouping: the innermost cause without
 /// the places and values it names (`seat 1 draw entry 14: expected a drawn tile, found
 /// "4242p42"` → `expected a drawn tile`).
@@ -127,7 +122,7 @@ pub fn cause_class(message: &str) -> String {
 /// printed with its cause, and with more than one file a summary says how many replay
 /// exactly and groups the failures by cause. Any failure is an error (exit 1).
 pub fn run_replay(args: ReplayArgs) -> Result<()> {
-    let files = expand(&args.input.files)?;
+    let files = logs::expand(&args.input.files)?;
     let mut failures: Vec<(PathBuf, String)> = Vec::new();
     for path in &files {
         let outcome = args.input.read(path).and_then(|log| {
@@ -192,7 +187,7 @@ pub fn run_convert(args: ConvertArgs) -> Result<()> {
         DialectArg::Nukidora => mjai::Dialect::Nukidora,
         DialectArg::Kita => mjai::Dialect::Kita,
     };
-    for path in &expand(&args.input.files)? {
+    for path in &logs::expand(&args.input.files)? {
         let log = args.input.read(path)?;
         match args.to {
             FormatArg::Tenhou => println!("{}", tenhou::write(&log)),

@@ -172,28 +172,11 @@ fn read_log<'py>(
     out.set_item("seats", Array1::from_vec(d.seats).into_pyarray(py))?;
     out.set_item("kyokus", Array1::from_vec(d.kyokus).into_pyarray(py))?;
     out.set_item("steps", Array1::from_vec(d.steps).into_pyarray(py))?;
-    out.set_item("rules", rules_name(&log.rules))?;
+    out.set_item("rules", log.rules.preset_name().unwrap_or("custom"))?;
     out.set_item("players", log.rules.players)?;
     out.set_item("encoding", encoding.version())?;
     out.set_item("hands", log.kyokus.len())?;
     Ok(out)
-}
-
-/// The preset name of a log's rules.
-fn rules_name(rules: &engine::Rules) -> &'static str {
-    [
-        "tenhou-4p",
-        "tenhou-sanma",
-        "tenhou-4p-east",
-        "tenhou-sanma-east",
-        "majsoul-4p",
-        "majsoul-sanma",
-        "majsoul-4p-east",
-        "majsoul-sanma-east",
-    ]
-    .into_iter()
-    .find(|n| engine::Rules::preset(n).as_ref() == Some(rules))
-    .unwrap_or("custom")
 }
 
 /// Adds the function to the module.

@@ -94,6 +94,11 @@ impl Preset {
     /// `is_suuankou_tanki_double`, `is_junsei_chuurenpoutou_double` and
     /// `is_daisuushii_double`); Tenhou: no (each is a single yakuman).
     pub const fn double_yakuman(self) -> bool {
+        self.is_majsoul()
+    }
+
+    /// Whether this is one of Mahjong Soul's presets (else Tenhou's).
+    pub const fn is_majsoul(self) -> bool {
         matches!(self, Preset::Majsoul4p | Preset::MajsoulSanma)
     }
 

@@ -169,10 +169,9 @@ pub fn site_of(v: &Value) -> Site {
         .and_then(|r| r.get("disp"))
         .and_then(Value::as_str);
     let titles = v.get("title").and_then(Value::as_array);
-    let texts = disp
+    let mut texts = disp
         .into_iter()
         .chain(titles.into_iter().flatten().filter_map(Value::as_str));
-    let mut texts = texts;
     if texts.any(|t| MAHJONG_SOUL_MARKS.iter().any(|m| t.contains(m))) {
         Site::MahjongSoul
     } else {

@@ -14,12 +14,7 @@ fn codes(tiles: &[LogTile]) -> String {
 /// The Tenhou JSON of a log.
 pub fn write(log: &GameLog) -> Value {
     let n = log.rules.players;
-    let majsoul = log.rules.riichi.is_some_and(|r| {
-        matches!(
-            r.preset,
-            engine::riichi::Preset::Majsoul4p | engine::riichi::Preset::MajsoulSanma
-        )
-    });
+    let majsoul = log.rules.riichi.is_some_and(|r| r.preset.is_majsoul());
     // Mahjong Soul rules as its converters name them (a room, read back by `site_of`).
     let disp = match (n, crate::is_hanchan(&log.rules), majsoul) {
         (3, true, false) => "三般南喰赤",
