@@ -185,22 +185,11 @@ pub fn config(args: &Args) -> Result<ArenaConfig> {
     })
 }
 
-/// Runs the subcommand.
+/// Runs the subcommand: the line-ups (the second only with `--paired-with`) on the same
+/// walls, their tables, the paired differences, and the JSON file when asked.
 pub fn run(args: Args) -> Result<()> {
     let cfg = config(&args)?;
-    let other = match &args.paired_with {
-        Some(seats) => {
-            let b = ArenaConfig {
-                seats: bots(seats),
-                ..cfg.clone()
-            };
-            if b.seats.len() != cfg.seats.len() {
-                bail!("--paired-with must name as many seats as --seats");
-            }
-            Some(b)
-        }
-        None => None,
-    };
+    let other = paired_lineup(&args, &cfg)?;
     let all: Vec<BotSpec> = cfg
         .seats
         .iter()
@@ -212,22 +201,7 @@ pub fn run(args: Args) -> Result<()> {
         .build()
         .context("building the thread pool")?;
     let custom = if all.contains(&BotSpec::Custom) {
-        let advisor = match &args.model {
-            Some(p) => inference::Advisor::load(p)
-                .context("cannot load the model given by --model for the `model` seats")?,
-            None => inference::Advisor::shipped()
-                .context("loading the shipped model compiled into this binary")?,
-        };
-        if let Some(sidecar) = advisor.sidecar() {
-            if RulesArg::from_name(&sidecar.rules) != Some(args.rules) {
-                bail!(
-                    "the model was trained for rules {:?} but the arena plays {:?}",
-                    sidecar.rules,
-                    args.rules.as_str()
-                );
-            }
-        }
-        Some(policy::onnx_factory(Arc::new(advisor))?)
+        Some(model_factory(&args)?)
     } else {
         None
     };
@@ -243,6 +217,87 @@ pub fn run(args: Args) -> Result<()> {
         search: searcher.as_deref(),
     };
     let lineups: Vec<&ArenaConfig> = std::iter::once(&cfg).chain(other.as_ref()).collect();
+    let played = play_lineups(&args, &pool, &lineups, seating)?;
+    let searches = SearchTally::read();
+    searches.print(pool.current_num_threads());
+    for (i, lineup) in lineups.iter().enumerate() {
+        if lineups.len() > 1 {
+            println!("line-up {}: {}", i + 1, seat_names(&lineup.seats));
+        }
+        print!("{}", played[i].1.table());
+    }
+    let comparisons = match (&other, &played[..]) {
+        (Some(b), [(wa, _), (wb, _)]) => print_paired(&cfg, b, wa, wb)?,
+        _ => Vec::new(),
+    };
+    if let Some(path) = &args.json {
+        let text = if other.is_some() {
+            let reports: Vec<&ArenaReport> = played.iter().map(|(_, r)| r).collect();
+            let command: Vec<String> = std::env::args().collect();
+            serde_json::to_string_pretty(&serde_json::json!({
+                "command": command.join(" "),
+                "git_revision": host_trainer::git_revision(),
+                "rules": args.rules.as_str(),
+                "seed": args.seed,
+                "searches": searches.decisions,
+                "search_ms_per_decision": searches.ms_per_decision,
+                "search_failures": searches.failures,
+                "search_failure_reasons": searches.failure_reasons,
+                "search": args.search.summary(),
+                "threads": pool.current_num_threads(),
+                "lineups": reports, "paired": comparisons,
+            }))?
+        } else {
+            serde_json::to_string_pretty(&played[0].1)?
+        };
+        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The `--paired-with` line-up: the same walls and seeds with other bots.
+fn paired_lineup(args: &Args, cfg: &ArenaConfig) -> Result<Option<ArenaConfig>> {
+    let Some(seats) = &args.paired_with else {
+        return Ok(None);
+    };
+    let b = ArenaConfig {
+        seats: bots(seats),
+        ..cfg.clone()
+    };
+    if b.seats.len() != cfg.seats.len() {
+        bail!("--paired-with must name as many seats as --seats");
+    }
+    Ok(Some(b))
+}
+
+/// The `model` seats' policy: `--model`, else the shipped model, trained for the
+/// arena's rules.
+fn model_factory(args: &Args) -> Result<Box<arena::AgentFactory>> {
+    let advisor = match &args.model {
+        Some(p) => inference::Advisor::load(p)
+            .context("cannot load the model given by --model for the `model` seats")?,
+        None => inference::Advisor::shipped()
+            .context("loading the shipped model compiled into this binary")?,
+    };
+    if let Some(sidecar) = advisor.sidecar() {
+        if RulesArg::from_name(&sidecar.rules) != Some(args.rules) {
+            bail!(
+                "the model was trained for rules {:?} but the arena plays {:?}",
+                sidecar.rules,
+                args.rules.as_str()
+            );
+        }
+    }
+    policy::onnx_factory(Arc::new(advisor))
+}
+
+/// Plays every line-up on the pool (a progress bar over all walls unless `--quiet`).
+fn play_lineups(
+    args: &Args,
+    pool: &rayon::ThreadPool,
+    lineups: &[&ArenaConfig],
+    seating: Seating<'_>,
+) -> Result<Vec<(Vec<Vec<arena::PlayedHand>>, ArenaReport)>> {
     let total: u64 = lineups.iter().map(|c| c.walls()).sum();
     let bar = if args.quiet {
         ProgressBar::hidden()
@@ -255,96 +310,100 @@ pub fn run(args: Args) -> Result<()> {
     );
     let stop = AtomicBool::new(false);
     let mut played = Vec::new();
-    for c in &lineups {
+    for c in lineups {
         let start = std::time::Instant::now();
         let walls = pool.install(|| arena::play_walls_seated(c, seating, &|| bar.inc(1), &stop))?;
         let report = ArenaReport::from_walls(c, &walls, start.elapsed().as_secs_f64());
         played.push((walls, report));
     }
     bar.finish_and_clear();
-    use host_trainer::search_agent::{
-        SEARCHES, SEARCH_FAILURES, SEARCH_FAILURE_REASONS, SEARCH_MICROS,
-    };
-    use std::sync::atomic::Ordering::Relaxed;
-    let failures = SEARCH_FAILURES.load(Relaxed);
-    let failure_reasons = SEARCH_FAILURE_REASONS
-        .lock()
-        .map(|r| r.clone())
-        .unwrap_or_default();
-    if failures > 0 {
-        eprintln!("warning: {failures} searches failed (the efficiency bot decided instead):");
-        for (reason, n) in &failure_reasons {
-            eprintln!("  {n} x {reason}");
-        }
-    }
-    let searches = SEARCHES.load(Relaxed);
-    let search_ms = SEARCH_MICROS.load(Relaxed) as f64 / 1e3 / searches.max(1) as f64;
-    if searches > 0 {
-        println!(
-            "search: {searches} decisions searched, {search_ms:.1} ms each on average (wall, {} threads)",
-            pool.current_num_threads()
-        );
-    }
-    let mut comparisons = Vec::new();
-    for (i, lineup) in lineups.iter().enumerate() {
-        if lineups.len() > 1 {
-            println!("line-up {}: {}", i + 1, seat_names(&lineup.seats));
-        }
-        print!("{}", played[i].1.table());
-    }
-    if let (Some(b), [(wa, _), (wb, _)]) = (&other, &played[..]) {
-        for (entry, (x, y)) in cfg.seats.iter().zip(&b.seats).enumerate() {
-            if x == y {
-                continue;
-            }
-            let c = paired::compare(wa, entry, wb, entry, cfg.rules.players as usize)?;
-            println!(
-                "paired, entry {entry} ({} minus {}), {} walls, {} seat-hands:",
-                x.name(),
-                y.name(),
-                c.walls,
-                c.seat_hands
-            );
-            println!(
-                "  win rate       {}",
-                fmt_estimate(&c.win_rate, 100.0, "points")
-            );
-            println!(
-                "  deal-in rate   {}",
-                fmt_estimate(&c.deal_in_rate, 100.0, "points")
-            );
-            println!(
-                "  points/hand    {}",
-                fmt_estimate(&c.points_per_hand, 1.0, "")
-            );
-            comparisons.push(serde_json::json!({
-                "entry": entry, "a": x.name(), "b": y.name(), "comparison": c,
-            }));
-        }
-    }
-    if let Some(path) = &args.json {
-        let text = if other.is_some() {
-            let reports: Vec<&ArenaReport> = played.iter().map(|(_, r)| r).collect();
-            let command: Vec<String> = std::env::args().collect();
-            serde_json::to_string_pretty(&serde_json::json!({
-                "command": command.join(" "),
-                "git_revision": host_trainer::git_revision(),
-                "rules": args.rules.as_str(),
-                "seed": args.seed,
-                "searches": searches,
-                "search_ms_per_decision": search_ms,
-                "search_failures": failures,
-                "search_failure_reasons": failure_reasons,
-                "search": args.search.summary(),
-                "threads": pool.current_num_threads(),
-                "lineups": reports, "paired": comparisons,
-            }))?
-        } else {
-            serde_json::to_string_pretty(&played[0].1)?
+    Ok(played)
+}
+
+/// What the search seats did over the run (the search agent's global counters).
+struct SearchTally {
+    decisions: u64,
+    ms_per_decision: f64,
+    failures: u64,
+    failure_reasons: std::collections::BTreeMap<String, u64>,
+}
+
+impl SearchTally {
+    fn read() -> Self {
+        use host_trainer::search_agent::{
+            SEARCHES, SEARCH_FAILURES, SEARCH_FAILURE_REASONS, SEARCH_MICROS,
         };
-        std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
+        use std::sync::atomic::Ordering::Relaxed;
+        let decisions = SEARCHES.load(Relaxed);
+        SearchTally {
+            decisions,
+            ms_per_decision: SEARCH_MICROS.load(Relaxed) as f64 / 1e3 / decisions.max(1) as f64,
+            failures: SEARCH_FAILURES.load(Relaxed),
+            failure_reasons: SEARCH_FAILURE_REASONS
+                .lock()
+                .map(|r| r.clone())
+                .unwrap_or_default(),
+        }
     }
-    Ok(())
+
+    /// Failures on stderr (the efficiency bot decided instead), the time per search.
+    fn print(&self, threads: usize) {
+        if self.failures > 0 {
+            eprintln!(
+                "warning: {} searches failed (the efficiency bot decided instead):",
+                self.failures
+            );
+            for (reason, n) in &self.failure_reasons {
+                eprintln!("  {n} x {reason}");
+            }
+        }
+        if self.decisions > 0 {
+            println!(
+                "search: {} decisions searched, {:.1} ms each on average (wall, {threads} threads)",
+                self.decisions, self.ms_per_decision
+            );
+        }
+    }
+}
+
+/// Prints, per entry whose bot differs between the line-ups, the paired differences
+/// (win rate, deal-in rate, points per hand) and returns them for the JSON file.
+fn print_paired(
+    a: &ArenaConfig,
+    b: &ArenaConfig,
+    wa: &[Vec<arena::PlayedHand>],
+    wb: &[Vec<arena::PlayedHand>],
+) -> Result<Vec<serde_json::Value>> {
+    let mut comparisons = Vec::new();
+    for (entry, (x, y)) in a.seats.iter().zip(&b.seats).enumerate() {
+        if x == y {
+            continue;
+        }
+        let c = paired::compare(wa, entry, wb, entry, a.rules.players as usize)?;
+        println!(
+            "paired, entry {entry} ({} minus {}), {} walls, {} seat-hands:",
+            x.name(),
+            y.name(),
+            c.walls,
+            c.seat_hands
+        );
+        println!(
+            "  win rate       {}",
+            fmt_estimate(&c.win_rate, 100.0, "points")
+        );
+        println!(
+            "  deal-in rate   {}",
+            fmt_estimate(&c.deal_in_rate, 100.0, "points")
+        );
+        println!(
+            "  points/hand    {}",
+            fmt_estimate(&c.points_per_hand, 1.0, "")
+        );
+        comparisons.push(serde_json::json!({
+            "entry": entry, "a": x.name(), "b": y.name(), "comparison": c,
+        }));
+    }
+    Ok(comparisons)
 }
 
 fn seat_names(seats: &[BotSpec]) -> String {

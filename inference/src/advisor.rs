@@ -431,144 +431,154 @@ impl Advisor {
     }
 
     /// Advice for `obs` when the caller knows the legal actions (a game server:
-    /// `game.legal_actions(seat).as_slice()`).
+    /// `game.legal_actions(seat).as_slice()`): every legal action with its efficiency
+    /// facts, ranked by the model's probabilities (or, without a model, the efficiency
+    /// bot's choice first and then by value score).
     pub fn advise_with_legal(&self, obs: &Observation, legal: &[Action]) -> Result<Advice> {
         let s = obs.seat as usize;
-        let melds = obs.melds.get(s).map_or(0, |m| m.len() as u8);
+        let melds = obs.melds.get(s).map_or(0, |m| m.len() as u8).min(4);
         let forms = Forms::from_rules(&obs.rules);
         let tiles: u32 = obs.hand.iter().map(|&c| c as u32).sum();
         let shanten = if tiles > 0 && tiles <= 14 {
-            min_shanten(&obs.hand, melds.min(4), obs.rules.tile_set, forms)
+            min_shanten(&obs.hand, melds, obs.rules.tile_set, forms)
         } else {
             engine::shanten::NOT_APPLICABLE
         };
         let any_discard = legal.iter().any(|a| matches!(a, Action::Discard(_)));
-        let scores = any_discard.then(|| {
-            value_scores(
-                &obs.hand,
-                melds.min(4),
-                obs.rules.tile_set,
-                forms,
-                &obs.unseen,
-            )
-        });
+        let scores = any_discard
+            .then(|| value_scores(&obs.hand, melds, obs.rules.tile_set, forms, &obs.unseen));
         let mut actions: Vec<RankedAction> = legal
             .iter()
-            .map(|&a| {
-                let (kind, tile) = kind_and_tile(a);
-                let discard = match (a, &scores) {
-                    (Action::Discard(t), Some(v)) if v.held >> t.index() & 1 == 1 => {
-                        let k = t.index();
-                        Some(DiscardFacts {
-                            shanten_after: v.shanten_after[k],
-                            ukeire_mask: v.ukeire_types[k],
-                            ukeire_types: mask_to_mpsz(v.ukeire_types[k]),
-                            ukeire_type_count: v.ukeire_types[k].count_ones(),
-                            ukeire_tiles: v.ukeire_tiles[k] as u32,
-                            value_score: v.score[k],
-                        })
-                    }
-                    _ => None,
-                };
-                RankedAction {
-                    action: a,
-                    index: a.index(),
-                    kind,
-                    tile: tile.map(|t| t.to_string()),
-                    glyph: tile.map(|t| t.glyph().to_string()),
-                    probability: None,
-                    discard,
-                }
-            })
+            .map(|&a| ranked_action(a, scores.as_ref()))
             .collect();
-        // The hand as the player holds it: a red five stays `0` (`0p5p`, not `55p`).
-        let hand = match &obs.riichi {
-            Some(r) => engine::notation::CountsWithReds(&engine::notation::HandWithReds {
-                counts: obs.hand,
-                red_fives: r.red_hand,
-            })
-            .to_string(),
-            None => Counts(&obs.hand).to_string(),
+        let hand = hand_text(obs);
+        let Some(m) = &self.model else {
+            rank_by_efficiency(obs, legal, &mut actions);
+            return Ok(Advice {
+                source: PolicySource::EfficiencyOnly,
+                note: "no model: ranked by the engine's efficiency evaluator (value scores; \
+                       the efficiency bot's choice first); no probabilities or value"
+                    .into(),
+                value: None,
+                shanten,
+                hand,
+                actions,
+            });
         };
-        match &self.model {
-            Some(m) => {
-                let tokens = m.sidecar.model.tokens;
-                if obs.rules.tile_set.tiles().any(|t| !tokens.contains(t)) {
-                    return Err(Error::Inference(format!(
-                        "the model reads the tile types of the {tokens:?} set only, and \
-                         this position's rules have others ({:?} tiles)",
-                        obs.rules.tile_set
-                    )));
-                }
-                if !m.encoding.fits(&obs.rules) {
-                    return Err(Error::Inference(format!(
-                        "the model reads observation encoding version {}, which has no \
-                         riichi state or riichi actions, and this position is under riichi \
-                         rules (a model trained on a riichi preset reads version 2)",
-                        m.encoding.version()
-                    )));
-                }
-                let mut x = vec![0f32; m.encoding.encoded_len()];
-                m.encoding
-                    .encode_with_scores(obs, scores.as_ref(), &mut x)
-                    .map_err(|e| Error::Inference(e.to_string()))?;
-                let (logits, values) = self.evaluate(&x)?;
-                let mut mask = vec![false; m.encoding.policy_actions()];
-                for a in legal {
-                    if let Some(x) = mask.get_mut(a.index()) {
-                        *x = true;
-                    }
-                }
-                let p = masked_softmax(&logits, &mask);
-                for r in actions.iter_mut() {
-                    r.probability = p.get(r.index).copied();
-                }
-                actions.sort_by(|a, b| {
-                    b.probability
-                        .unwrap_or(0.0)
-                        .total_cmp(&a.probability.unwrap_or(0.0))
-                        .then(a.index.cmp(&b.index))
-                });
-                Ok(Advice {
-                    source: self.source(),
-                    note: format!(
-                        "policy {} (run {}, parameters v{})",
-                        m.path.display(),
-                        m.sidecar.run_id,
-                        m.sidecar.parameter_version
-                    ),
-                    value: values.first().copied(),
-                    shanten,
-                    hand,
-                    actions,
-                })
-            }
-            None => {
-                // The efficiency bot's choice first, then discards by value score.
-                let choice = if legal.is_empty() {
-                    None
-                } else {
-                    let l: LegalActions = legal.iter().copied().collect();
-                    Some(EfficiencyBot.act(obs, &l))
-                };
-                let score = |r: &RankedAction| r.discard.as_ref().map_or(-1.0, |d| d.value_score);
-                actions.sort_by(|a, b| {
-                    (Some(b.action) == choice)
-                        .cmp(&(Some(a.action) == choice))
-                        .then(score(b).total_cmp(&score(a)))
-                        .then(a.index.cmp(&b.index))
-                });
-                Ok(Advice {
-                    source: PolicySource::EfficiencyOnly,
-                    note: "no model: ranked by the engine's efficiency evaluator (value scores; \
-                           the efficiency bot's choice first); no probabilities or value"
-                        .into(),
-                    value: None,
-                    shanten,
-                    hand,
-                    actions,
-                })
+        m.check_fits(obs)?;
+        let mut x = vec![0f32; m.encoding.encoded_len()];
+        m.encoding
+            .encode_with_scores(obs, scores.as_ref(), &mut x)
+            .map_err(|e| Error::Inference(e.to_string()))?;
+        let (logits, values) = self.evaluate(&x)?;
+        let mut mask = vec![false; m.encoding.policy_actions()];
+        for a in legal {
+            if let Some(x) = mask.get_mut(a.index()) {
+                *x = true;
             }
         }
+        let p = masked_softmax(&logits, &mask);
+        for r in actions.iter_mut() {
+            r.probability = p.get(r.index).copied();
+        }
+        actions.sort_by(|a, b| {
+            b.probability
+                .unwrap_or(0.0)
+                .total_cmp(&a.probability.unwrap_or(0.0))
+                .then(a.index.cmp(&b.index))
+        });
+        Ok(Advice {
+            source: self.source(),
+            note: format!(
+                "policy {} (run {}, parameters v{})",
+                m.path.display(),
+                m.sidecar.run_id,
+                m.sidecar.parameter_version
+            ),
+            value: values.first().copied(),
+            shanten,
+            hand,
+            actions,
+        })
     }
+}
+
+impl Model {
+    /// The model can read `obs`: its tile types and its rules' encoding.
+    fn check_fits(&self, obs: &Observation) -> Result<()> {
+        let tokens = self.sidecar.model.tokens;
+        if obs.rules.tile_set.tiles().any(|t| !tokens.contains(t)) {
+            return Err(Error::Inference(format!(
+                "the model reads the tile types of the {tokens:?} set only, and \
+                 this position's rules have others ({:?} tiles)",
+                obs.rules.tile_set
+            )));
+        }
+        if !self.encoding.fits(&obs.rules) {
+            return Err(Error::Inference(format!(
+                "the model reads observation encoding version {}, which has no \
+                 riichi state or riichi actions, and this position is under riichi \
+                 rules (a model trained on a riichi preset reads version 2)",
+                self.encoding.version()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// One legal action with its efficiency facts (a discard of a held tile), unranked.
+fn ranked_action(a: Action, scores: Option<&engine::efficiency::ValueScores>) -> RankedAction {
+    let (kind, tile) = kind_and_tile(a);
+    let discard = match (a, scores) {
+        (Action::Discard(t), Some(v)) if v.held >> t.index() & 1 == 1 => {
+            let k = t.index();
+            Some(DiscardFacts {
+                shanten_after: v.shanten_after[k],
+                ukeire_mask: v.ukeire_types[k],
+                ukeire_types: mask_to_mpsz(v.ukeire_types[k]),
+                ukeire_type_count: v.ukeire_types[k].count_ones(),
+                ukeire_tiles: v.ukeire_tiles[k] as u32,
+                value_score: v.score[k],
+            })
+        }
+        _ => None,
+    };
+    RankedAction {
+        action: a,
+        index: a.index(),
+        kind,
+        tile: tile.map(|t| t.to_string()),
+        glyph: tile.map(|t| t.glyph().to_string()),
+        probability: None,
+        discard,
+    }
+}
+
+/// The hand as the player holds it: a red five stays `0` (`0p5p`, not `55p`).
+fn hand_text(obs: &Observation) -> String {
+    match &obs.riichi {
+        Some(r) => engine::notation::CountsWithReds(&engine::notation::HandWithReds {
+            counts: obs.hand,
+            red_fives: r.red_hand,
+        })
+        .to_string(),
+        None => Counts(&obs.hand).to_string(),
+    }
+}
+
+/// Without a model: the efficiency bot's choice first, then discards by value score.
+fn rank_by_efficiency(obs: &Observation, legal: &[Action], actions: &mut [RankedAction]) {
+    let choice = if legal.is_empty() {
+        None
+    } else {
+        let l: LegalActions = legal.iter().copied().collect();
+        Some(EfficiencyBot.act(obs, &l))
+    };
+    let score = |r: &RankedAction| r.discard.as_ref().map_or(-1.0, |d| d.value_score);
+    actions.sort_by(|a, b| {
+        (Some(b.action) == choice)
+            .cmp(&(Some(a.action) == choice))
+            .then(score(b).total_cmp(&score(a)))
+            .then(a.index.cmp(&b.index))
+    });
 }

@@ -225,6 +225,9 @@ fn value_info(name: &str, dims: &[Option<usize>]) -> pb::ValueInfoProto {
 
 /// Builds the ONNX model for `weights`. `metadata` becomes the model's
 /// `metadata_props` (the exporter stores the sidecar's fields there too).
+///
+/// The graph, top to bottom: the token embedding, `layers` pre-norm transformer blocks,
+/// the final layer norm, the policy heads and the critic.
 pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<pb::ModelProto> {
     let cfg = weights.config();
     cfg.validate()?;
@@ -237,86 +240,28 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
         inits: Vec::new(),
         counter: 0,
     };
-
     let consts = GeluConsts {
         sqrt2: g.f32_init("const.sqrt2", &[], &[std::f32::consts::SQRT_2]),
         one: g.f32_init("const.one", &[], &[1.0]),
         half: g.f32_init("const.half", &[], &[0.5]),
     };
-    let scale = g.f32_init("const.sqrt_dh", &[], &[(dh as f32).sqrt()]);
-    let heads_shape = g.i64_init(
-        "const.shape_heads",
-        &[-1, t as i64, heads as i64, dh as i64],
-        false,
-    );
-    let merge_shape = g.i64_init("const.shape_merge", &[-1, t as i64, d as i64], false);
-
-    // Input projection plus the learned token embedding (of the rows read).
-    let emb = weights.get("token_embedding")?;
-    let mut h = if cfg.all_tokens() {
-        let h = g.linear(weights, INPUT, "input", None, "")?;
-        let en = g.f32_init("token_embedding", &emb.shape, &emb.data);
-        g.node("Add", &[&h, &en], vec![], "token_embedding")
-    } else {
-        let idx: Vec<i64> = rows.iter().map(|&r| r as i64).collect();
-        let ri = g.i64_init("const.token_rows", &idx, false);
-        let x = g.node("Gather", &[INPUT, &ri], vec![attr_int("axis", 1)], "tokens");
-        let h = g.linear(weights, &x, "input", None, "")?;
-        let data: Vec<f32> = rows
-            .iter()
-            .flat_map(|&r| &emb.data[r * d..(r + 1) * d])
-            .copied()
-            .collect();
-        let en = g.f32_init("token_embedding", &[t, d], &data);
-        g.node("Add", &[&h, &en], vec![], "token_embedding")
+    let shapes = AttentionShapes {
+        scale: g.f32_init("const.sqrt_dh", &[], &[(dh as f32).sqrt()]),
+        heads: g.i64_init(
+            "const.shape_heads",
+            &[-1, t as i64, heads as i64, dh as i64],
+            false,
+        ),
+        merge: g.i64_init("const.shape_merge", &[-1, t as i64, d as i64], false),
     };
-
+    let mut h = embed_tokens(&mut g, weights, &rows)?;
     for i in 0..cfg.layers {
-        let p = |s: &str| format!("block{i}.{s}");
-        let a = g.layer_norm(weights, &h, &p("ln1"))?;
-        // q, k, v: [B, T, d] → [B, T, H, dh] → [B, H, T, dh].
-        let mut qkv = Vec::new();
-        for (j, tag) in [".q", ".k", ".v"].into_iter().enumerate() {
-            let x = g.linear(weights, &a, &p("qkv"), Some((j * d, (j + 1) * d)), tag)?;
-            let r = g.node("Reshape", &[&x, &heads_shape], vec![], &p("attn"));
-            qkv.push(g.node(
-                "Transpose",
-                &[&r],
-                vec![attr_ints("perm", &[0, 2, 1, 3])],
-                &p("attn"),
-            ));
-        }
-        let kt = g.node(
-            "Transpose",
-            &[&qkv[1]],
-            vec![attr_ints("perm", &[0, 1, 3, 2])],
-            &p("attn"),
-        );
-        let s = g.node("MatMul", &[&qkv[0], &kt], vec![], &p("attn"));
-        let s = g.node("Div", &[&s, &scale], vec![], &p("attn"));
-        let s = g.node("Softmax", &[&s], vec![attr_int("axis", -1)], &p("attn"));
-        let y = g.node("MatMul", &[&s, &qkv[2]], vec![], &p("attn"));
-        let y = g.node(
-            "Transpose",
-            &[&y],
-            vec![attr_ints("perm", &[0, 2, 1, 3])],
-            &p("attn"),
-        );
-        let y = g.node("Reshape", &[&y, &merge_shape], vec![], &p("attn"));
-        let y = g.linear(weights, &y, &p("proj"), None, "")?;
-        h = g.node("Add", &[&h, &y], vec![], &p("residual1"));
-        let a = g.layer_norm(weights, &h, &p("ln2"))?;
-        let f = g.linear(weights, &a, &p("ff1"), None, "")?;
-        let f = g.gelu(&f, &p("gelu"), &consts);
-        let y = g.linear(weights, &f, &p("ff2"), None, "")?;
-        h = g.node("Add", &[&h, &y], vec![], &p("residual2"));
+        h = transformer_block(&mut g, weights, &h, i, &shapes, &consts)?;
     }
     let h = g.layer_norm(weights, &h, "norm")?;
-
     let encoding = weights.encoding();
     let heads = policy_heads(&mut g, weights, &h, &rows, encoding)?;
     critic(&mut g, weights, &heads, &consts)?;
-
     let graph = pb::GraphProto {
         node: g.nodes,
         name: "mahjong_policy".into(),
@@ -354,6 +299,87 @@ pub fn build_model(weights: &Weights, metadata: &[(String, String)]) -> Result<p
             .collect(),
         ..Default::default()
     })
+}
+
+/// The constants attention reshapes with: `sqrt(dh)`, the `[B, T, H, dh]` split and the
+/// `[B, T, d]` merge.
+struct AttentionShapes {
+    scale: String,
+    heads: String,
+    merge: String,
+}
+
+/// The input projection plus the learned token embedding, of the rows read.
+fn embed_tokens(g: &mut Builder, weights: &Weights, rows: &[usize]) -> Result<String> {
+    let cfg = weights.config();
+    let d = cfg.d_model;
+    let emb = weights.get("token_embedding")?;
+    if cfg.all_tokens() {
+        let h = g.linear(weights, INPUT, "input", None, "")?;
+        let en = g.f32_init("token_embedding", &emb.shape, &emb.data);
+        return Ok(g.node("Add", &[&h, &en], vec![], "token_embedding"));
+    }
+    let idx: Vec<i64> = rows.iter().map(|&r| r as i64).collect();
+    let ri = g.i64_init("const.token_rows", &idx, false);
+    let x = g.node("Gather", &[INPUT, &ri], vec![attr_int("axis", 1)], "tokens");
+    let h = g.linear(weights, &x, "input", None, "")?;
+    let data: Vec<f32> = rows
+        .iter()
+        .flat_map(|&r| &emb.data[r * d..(r + 1) * d])
+        .copied()
+        .collect();
+    let en = g.f32_init("token_embedding", &[rows.len(), d], &data);
+    Ok(g.node("Add", &[&h, &en], vec![], "token_embedding"))
+}
+
+/// Block `i`: `h + attention(ln1(h))`, then `+ ff2(gelu(ff1(ln2(·))))`.
+fn transformer_block(
+    g: &mut Builder,
+    weights: &Weights,
+    h: &str,
+    i: usize,
+    shapes: &AttentionShapes,
+    consts: &GeluConsts,
+) -> Result<String> {
+    let d = weights.config().d_model;
+    let p = |s: &str| format!("block{i}.{s}");
+    let a = g.layer_norm(weights, h, &p("ln1"))?;
+    // q, k, v: [B, T, d] → [B, T, H, dh] → [B, H, T, dh].
+    let mut qkv = Vec::new();
+    for (j, tag) in [".q", ".k", ".v"].into_iter().enumerate() {
+        let x = g.linear(weights, &a, &p("qkv"), Some((j * d, (j + 1) * d)), tag)?;
+        let r = g.node("Reshape", &[&x, &shapes.heads], vec![], &p("attn"));
+        qkv.push(g.node(
+            "Transpose",
+            &[&r],
+            vec![attr_ints("perm", &[0, 2, 1, 3])],
+            &p("attn"),
+        ));
+    }
+    let kt = g.node(
+        "Transpose",
+        &[&qkv[1]],
+        vec![attr_ints("perm", &[0, 1, 3, 2])],
+        &p("attn"),
+    );
+    let s = g.node("MatMul", &[&qkv[0], &kt], vec![], &p("attn"));
+    let s = g.node("Div", &[&s, &shapes.scale], vec![], &p("attn"));
+    let s = g.node("Softmax", &[&s], vec![attr_int("axis", -1)], &p("attn"));
+    let y = g.node("MatMul", &[&s, &qkv[2]], vec![], &p("attn"));
+    let y = g.node(
+        "Transpose",
+        &[&y],
+        vec![attr_ints("perm", &[0, 2, 1, 3])],
+        &p("attn"),
+    );
+    let y = g.node("Reshape", &[&y, &shapes.merge], vec![], &p("attn"));
+    let y = g.linear(weights, &y, &p("proj"), None, "")?;
+    let h = g.node("Add", &[h, &y], vec![], &p("residual1"));
+    let a = g.layer_norm(weights, &h, &p("ln2"))?;
+    let f = g.linear(weights, &a, &p("ff1"), None, "")?;
+    let f = g.gelu(&f, &p("gelu"), consts);
+    let y = g.linear(weights, &f, &p("ff2"), None, "")?;
+    Ok(g.node("Add", &[&h, &y], vec![], &p("residual2")))
 }
 
 /// The tile head on the tile tokens and the call head on the global token, written as

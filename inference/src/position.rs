@@ -229,7 +229,8 @@ fn rules_for(name: Option<&str>) -> Result<Rules> {
     let name = name.unwrap_or("four-player");
     Rules::preset(name).ok_or_else(|| {
         perr(format!(
-            "unknown rules preset {name:?} (four-player, sanma)"
+            "unknown rules preset {name:?} ({})",
+            Rules::PRESET_NAMES.join(", ")
         ))
     })
 }
@@ -246,196 +247,60 @@ fn last_tile(s: &str) -> Option<Tile> {
     last
 }
 
+/// Melds by absolute seat, as the observation holds them.
+type SeatMelds = [heapless::Vec<Meld, 4>; 4];
+/// Discard rows by absolute seat, as the observation holds them.
+type SeatDiscards = [heapless::Vec<Discard, DISCARD_CAP>; 4];
+
+/// A discard as text positions know it: no order, never claimed, not marked tsumogiri.
+fn plain_discard(tile: Tile) -> Discard {
+    Discard {
+        tile,
+        claimed: false,
+        seq: 0,
+        tsumogiri: false,
+    }
+}
+
 impl Position {
     /// The observation of [`Position::seat`] and its legal actions. Every error says
     /// which field is wrong.
+    ///
+    /// Phases: rules and seats; the hand, dora, melds and discards parsed; the pending
+    /// claim (its tile appended to the discarder's row); the tile count checked; the
+    /// drawn tile; unseen counts from everything visible; the live wall estimated; then
+    /// the legal actions (riichi presets through the engine's own world).
     pub fn to_observation(&self) -> Result<(Observation, Vec<Action>)> {
         let rules = rules_for(self.rules.as_deref())?;
-        let players = rules.players;
-        if self.seat >= players || self.dealer >= players {
-            return Err(perr(format!(
-                "seat {} / dealer {} out of range for {players} players",
-                self.seat, self.dealer
-            )));
-        }
-        if self.melds.len() > players as usize || self.discards.len() > players as usize {
-            return Err(perr(format!(
-                "melds/discards list more than {players} seats"
-            )));
-        }
-        let (hand, red_hand) = if rules.is_riichi() {
-            let h = parse_with_reds(&self.hand, rules.tile_set)
-                .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
-            (h.counts, h.red_fives)
-        } else {
-            let h = parse_counts(&self.hand, rules.tile_set)
-                .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
-            (h, [0; 3])
-        };
+        self.check_seats(&rules)?;
+        let (hand, red_hand) = self.parse_hand(&rules)?;
         let dora = self.dora_indicators(&rules)?;
-        let mut melds: [heapless::Vec<Meld, 4>; 4] = Default::default();
-        for (seat, text) in self.melds.iter().enumerate() {
-            for m in text.split(',').map(str::trim).filter(|m| !m.is_empty()) {
-                let meld = parse_meld(m, seat as u8, &rules)?;
-                melds[seat]
-                    .push(meld)
-                    .map_err(|_| perr(format!("seat {seat} has more than 4 melds")))?;
-            }
-        }
-        let mut discards: [heapless::Vec<Discard, DISCARD_CAP>; 4] = Default::default();
-        for (seat, text) in self.discards.iter().enumerate() {
-            let mut err = None;
-            parse_each(text, |tile| {
-                if discards[seat]
-                    .push(Discard {
-                        tile,
-                        claimed: false,
-                        seq: 0,
-                        tsumogiri: false,
-                    })
-                    .is_err()
-                {
-                    err = Some(perr(format!(
-                        "seat {seat}: more than {DISCARD_CAP} discards"
-                    )));
-                }
-                Ok(())
-            })
-            .map_err(|e| perr(format!("discards of seat {seat} {text:?}: {e}")))?;
-            if let Some(e) = err {
-                return Err(e);
-            }
-            if let Some(d) = discards[seat]
-                .iter()
-                .find(|d| !rules.tile_set.contains(d.tile))
-            {
-                return Err(perr(format!(
-                    "discard {} of seat {seat} is not in the tile set",
-                    d.tile
-                )));
-            }
-        }
-        let pending = match &self.claim {
-            Some(c) => {
-                let tile = parse_tile(&c.tile, &rules, "claim tile")?;
-                if c.from >= players || c.from == self.seat {
-                    return Err(perr(format!(
-                        "claim from seat {}: must be another seat below {players}",
-                        c.from
-                    )));
-                }
-                Some(PendingClaim {
-                    tile,
-                    from: c.from,
-                    added_kan: c.added_kan,
-                })
-            }
-            None => None,
-        };
+        let melds = self.parse_melds(&rules)?;
+        let mut discards = self.parse_discards(&rules)?;
+        let pending = self.parse_claim(&rules)?;
         // A claimable discard is the last tile of its discarder's row (as in the
         // engine); add it there when the position did not list it.
         if let Some(p) = pending.filter(|p| !p.added_kan) {
             let row = &mut discards[p.from as usize];
             if row.last().map(|d| d.tile) != Some(p.tile) {
-                row.push(Discard {
-                    tile: p.tile,
-                    claimed: false,
-                    seq: 0,
-                    tsumogiri: false,
-                })
-                .map_err(|_| perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from)))?;
+                row.push(plain_discard(p.tile)).map_err(|_| {
+                    perr(format!("seat {}: more than {DISCARD_CAP} discards", p.from))
+                })?;
             }
         }
         // Text positions carry no discard order: reconstruct it from turn rotation.
         order_discards_by_rotation(
-            &mut discards[..players as usize],
+            &mut discards[..rules.players as usize],
             self.dealer,
             pending.filter(|p| !p.added_kan).map(|p| p.from),
         );
-        let own_melds = melds[self.seat as usize].len();
-        let tiles: usize = hand.iter().map(|&c| c as usize).sum();
-        let expected = if pending.is_some() { 13 } else { 14 } - 3 * own_melds;
-        if tiles != expected {
-            return Err(perr(format!(
-                "hand {:?} has {tiles} tiles; with {own_melds} meld(s) {} needs {expected}",
-                self.hand,
-                if pending.is_some() {
-                    "answering a claim"
-                } else {
-                    "a turn"
-                }
-            )));
-        }
-        let drawn = if pending.is_some() || self.after_call {
-            if self.drawn.is_some() {
-                return Err(perr("drawn is only meaningful on a turn after a draw"));
-            }
-            None
-        } else {
-            let t = match &self.drawn {
-                Some(s) => parse_tile(s, &rules, "drawn tile")?,
-                None => last_tile(&self.hand).ok_or_else(|| perr("empty hand"))?,
-            };
-            if hand[t.index()] == 0 {
-                return Err(perr(format!("drawn tile {t} is not in the hand")));
-            }
-            Some(t)
-        };
-        // Everything visible: hand, melds, discards, the pending tile.
-        let mut seen: TileCounts = hand;
-        for ms in &melds {
-            for m in ms {
-                m.add_to(&mut seen);
-            }
-        }
-        for ds in &discards {
-            for d in ds {
-                seen[d.tile.index()] = seen[d.tile.index()].saturating_add(1);
-            }
-        }
-        if let Some(p) = pending.filter(|p| p.added_kan) {
-            // The tile added to a pon is in the open while it can be robbed.
-            seen[p.tile.index()] = seen[p.tile.index()].saturating_add(1);
-        }
-        for t in &dora {
-            seen[t.index()] = seen[t.index()].saturating_add(1);
-        }
-        let full = rules.tile_set.full_counts();
-        for t in Tile::all() {
-            if seen[t.index()] > full[t.index()] {
-                return Err(perr(format!(
-                    "{} copies of {t} are visible (hand, melds, discards, claim); at most {}",
-                    seen[t.index()],
-                    full[t.index()]
-                )));
-            }
-        }
-        let mut unseen = [0u8; NUM_TILE_TYPES];
-        for (u, (f, s)) in unseen.iter_mut().zip(full.iter().zip(seen)) {
-            *u = f.saturating_sub(s);
-        }
-        // A pending discard is in the claimer's view but was unseen before; the
-        // engine counts an unclaimed pending discard as seen, which we did above.
+        self.check_tile_count(&hand, melds[self.seat as usize].len(), pending.is_some())?;
+        let drawn = self.drawn_tile(&rules, &hand, pending.is_some())?;
+        let unseen = unseen_counts(&rules, &hand, &melds, &discards, pending, &dora)?;
         let kans = melds.iter().flatten().filter(|m| m.kind.is_kan()).count() as u8;
-        let live_wall = match self.live_wall {
-            Some(n) => n,
-            None => {
-                let initial = rules.tile_set.num_tiles() as i64
-                    - 13 * players as i64
-                    - rules.dead_wall as i64;
-                let discarded: i64 = discards.iter().map(|d| d.len() as i64).sum();
-                let calls: i64 = melds
-                    .iter()
-                    .flatten()
-                    .filter(|m| matches!(m.kind, MeldKind::Chi | MeldKind::Pon))
-                    .count() as i64;
-                // Every discard followed a live draw except those after a pon or chi;
-                // the current drawn tile is one more. Each kan moved one live tile to
-                // the dead wall.
-                let draws = discarded - calls + drawn.is_some() as i64;
-                (initial - draws.max(0) - kans as i64).clamp(0, u8::MAX as i64) as u8
-            }
-        };
+        let live_wall = self
+            .live_wall
+            .unwrap_or_else(|| estimated_live_wall(&rules, &melds, &discards, drawn, kans));
         let obs = Observation {
             rules,
             seat: self.seat,
@@ -465,6 +330,192 @@ impl Position {
         self.riichi_observation(obs, red_hand, dora)
     }
 
+    /// The seat and dealer exist, and no seat list is longer than the table.
+    fn check_seats(&self, rules: &Rules) -> Result<()> {
+        let players = rules.players;
+        if self.seat >= players || self.dealer >= players {
+            return Err(perr(format!(
+                "seat {} / dealer {} out of range for {players} players",
+                self.seat, self.dealer
+            )));
+        }
+        if self.melds.len() > players as usize || self.discards.len() > players as usize {
+            return Err(perr(format!(
+                "melds/discards list more than {players} seats"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The concealed hand's counts and (riichi presets) its red fives.
+    fn parse_hand(&self, rules: &Rules) -> Result<(TileCounts, [u8; 3])> {
+        if rules.is_riichi() {
+            let h = parse_with_reds(&self.hand, rules.tile_set)
+                .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
+            Ok((h.counts, h.red_fives))
+        } else {
+            let h = parse_counts(&self.hand, rules.tile_set)
+                .map_err(|e| perr(format!("hand {:?}: {e}", self.hand)))?;
+            Ok((h, [0; 3]))
+        }
+    }
+
+    /// Every seat's melds (`KIND:TILE`, comma separated).
+    fn parse_melds(&self, rules: &Rules) -> Result<SeatMelds> {
+        let mut melds = SeatMelds::default();
+        for (seat, text) in self.melds.iter().enumerate() {
+            for m in text.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                let meld = parse_meld(m, seat as u8, rules)?;
+                melds[seat]
+                    .push(meld)
+                    .map_err(|_| perr(format!("seat {seat} has more than 4 melds")))?;
+            }
+        }
+        Ok(melds)
+    }
+
+    /// Every seat's discard row (mpsz), each tile in the tile set.
+    fn parse_discards(&self, rules: &Rules) -> Result<SeatDiscards> {
+        let mut discards = SeatDiscards::default();
+        for (seat, text) in self.discards.iter().enumerate() {
+            let mut overflow = false;
+            parse_each(text, |tile| {
+                overflow |= discards[seat].push(plain_discard(tile)).is_err();
+                Ok(())
+            })
+            .map_err(|e| perr(format!("discards of seat {seat} {text:?}: {e}")))?;
+            if overflow {
+                return Err(perr(format!(
+                    "seat {seat}: more than {DISCARD_CAP} discards"
+                )));
+            }
+            if let Some(d) = discards[seat]
+                .iter()
+                .find(|d| !rules.tile_set.contains(d.tile))
+            {
+                return Err(perr(format!(
+                    "discard {} of seat {seat} is not in the tile set",
+                    d.tile
+                )));
+            }
+        }
+        Ok(discards)
+    }
+
+    /// The discard (or added kan) the observer answers, when there is one.
+    fn parse_claim(&self, rules: &Rules) -> Result<Option<PendingClaim>> {
+        let Some(c) = &self.claim else {
+            return Ok(None);
+        };
+        let tile = parse_tile(&c.tile, rules, "claim tile")?;
+        if c.from >= rules.players || c.from == self.seat {
+            return Err(perr(format!(
+                "claim from seat {}: must be another seat below {}",
+                c.from, rules.players
+            )));
+        }
+        Ok(Some(PendingClaim {
+            tile,
+            from: c.from,
+            added_kan: c.added_kan,
+        }))
+    }
+
+    /// A turn holds 14 tiles, an answer to a claim 13, less three per own meld.
+    fn check_tile_count(&self, hand: &TileCounts, own_melds: usize, claim: bool) -> Result<()> {
+        let tiles: usize = hand.iter().map(|&c| c as usize).sum();
+        let expected = if claim { 13 } else { 14 } - 3 * own_melds;
+        if tiles != expected {
+            return Err(perr(format!(
+                "hand {:?} has {tiles} tiles; with {own_melds} meld(s) {} needs {expected}",
+                self.hand,
+                if claim { "answering a claim" } else { "a turn" }
+            )));
+        }
+        Ok(())
+    }
+
+    /// The tile drawn this turn: `drawn`, else the last tile written in the hand; none
+    /// when answering a claim or after a call.
+    fn drawn_tile(&self, rules: &Rules, hand: &TileCounts, claim: bool) -> Result<Option<Tile>> {
+        if claim || self.after_call {
+            if self.drawn.is_some() {
+                return Err(perr("drawn is only meaningful on a turn after a draw"));
+            }
+            return Ok(None);
+        }
+        let t = match &self.drawn {
+            Some(s) => parse_tile(s, rules, "drawn tile")?,
+            None => last_tile(&self.hand).ok_or_else(|| perr("empty hand"))?,
+        };
+        if hand[t.index()] == 0 {
+            return Err(perr(format!("drawn tile {t} is not in the hand")));
+        }
+        Ok(Some(t))
+    }
+}
+
+/// The copies nobody sees: the full set less the hand, melds, discards, a tile added
+/// to a pon while it can be robbed, and the dora indicators. Too many visible copies
+/// of a tile is an error.
+fn unseen_counts(
+    rules: &Rules,
+    hand: &TileCounts,
+    melds: &SeatMelds,
+    discards: &SeatDiscards,
+    pending: Option<PendingClaim>,
+    dora: &[Tile],
+) -> Result<TileCounts> {
+    let mut seen: TileCounts = *hand;
+    for m in melds.iter().flatten() {
+        m.add_to(&mut seen);
+    }
+    let mut see = |t: Tile| seen[t.index()] = seen[t.index()].saturating_add(1);
+    discards.iter().flatten().for_each(|d| see(d.tile));
+    // The tile added to a pon is in the open while it can be robbed. A pending
+    // discard is already in its row, so the engine's count (seen) holds.
+    if let Some(p) = pending.filter(|p| p.added_kan) {
+        see(p.tile);
+    }
+    dora.iter().for_each(|&t| see(t));
+    let full = rules.tile_set.full_counts();
+    if let Some(t) = Tile::all().find(|t| seen[t.index()] > full[t.index()]) {
+        return Err(perr(format!(
+            "{} copies of {t} are visible (hand, melds, discards, claim); at most {}",
+            seen[t.index()],
+            full[t.index()]
+        )));
+    }
+    let mut unseen = [0u8; NUM_TILE_TYPES];
+    for (u, (f, s)) in unseen.iter_mut().zip(full.iter().zip(seen)) {
+        *u = f.saturating_sub(s);
+    }
+    Ok(unseen)
+}
+
+/// The live wall when a position does not give it: every discard followed a live
+/// draw except those after a pon or chi; the current drawn tile is one more; each kan
+/// moved one live tile to the dead wall.
+fn estimated_live_wall(
+    rules: &Rules,
+    melds: &SeatMelds,
+    discards: &SeatDiscards,
+    drawn: Option<Tile>,
+    kans: u8,
+) -> u8 {
+    let initial =
+        rules.tile_set.num_tiles() as i64 - 13 * rules.players as i64 - rules.dead_wall as i64;
+    let discarded: i64 = discards.iter().map(|d| d.len() as i64).sum();
+    let calls = melds
+        .iter()
+        .flatten()
+        .filter(|m| matches!(m.kind, MeldKind::Chi | MeldKind::Pon))
+        .count() as i64;
+    let draws = discarded - calls + drawn.is_some() as i64;
+    (initial - draws.max(0) - kans as i64).clamp(0, u8::MAX as i64) as u8
+}
+
+impl Position {
     /// The revealed dora indicators (riichi presets; none for the others).
     fn dora_indicators(&self, rules: &Rules) -> Result<heapless::Vec<Tile, 5>> {
         let mut out = heapless::Vec::new();

@@ -53,112 +53,33 @@ fn mark_red(tiles: &mut [LogTile], removed: &mut [u8; 3]) {
     }
 }
 
-/// One hand of an engine game as a log hand.
+/// One hand of an engine game as a log hand: the wall with its red fives, the deal,
+/// then each action of the record replayed into steps, then the result.
 pub fn kyoku(record: &HandRecord) -> Result<Kyoku> {
     let mut game = record.start().map_err(|e| anyhow!("{e}"))?;
-    let n = record.rules.players as usize;
-    let red_at = |i: usize| {
-        record
-            .riichi
-            .as_ref()
-            .is_some_and(|r| r.red.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
-    };
-    let tiles: Vec<(Tile, bool)> = record
-        .wall
-        .iter()
-        .enumerate()
-        .map(|(i, &t)| (t, red_at(i)))
-        .collect();
+    let tiles = dealt_wall(record);
     let len = tiles.len();
-    let lt = |(tile, red): (Tile, bool)| LogTile { tile, red };
-    let mut hands = vec![Vec::new(); n];
-    for k in 0..n {
-        let seat = (record.dealer as usize + k) % n;
-        if let (Some(h), Some(src)) = (hands.get_mut(seat), tiles.get(13 * k..13 * k + 13)) {
-            *h = src.iter().copied().map(lt).collect();
-        }
-    }
+    let hands = deal(record, &tiles);
+    let n = record.rules.players as usize;
     let mut wall = Wall {
         tiles,
         live: 13 * n,
         rinshan: 0,
     };
-    let mut steps = Vec::new();
     let first = wall.take(false).context("the wall has no first draw")?;
-    steps.push(Step::Draw {
+    let mut steps = vec![Step::Draw {
         seat: record.dealer,
-        tile: lt(first),
-    });
+        tile: log_tile(first),
+    }];
     let mut state = Tracker::default();
-    for (index, &(seat, action)) in record.actions.iter().enumerate() {
-        let before: Vec<[u8; 3]> = (0..n as u8).map(|s| reds(&game, s)).collect();
-        // The tile the seat just drew, with its red flag (none after a call).
-        let drawn_before = match steps.last() {
-            Some(Step::Draw { seat: s, tile }) if *s == seat => Some(*tile),
-            _ => None,
-        };
-        // With the copy of a five the game gave up (the red one where a plain one was
-        // held, when it was played with `Game::apply_with_copy`).
-        let events = record
-            .apply_action(&mut game, index)
-            .map_err(|e| anyhow!("record action {action} by seat {seat}: {e}"))?;
-        let mut draws = Vec::new();
-        for e in &events {
-            if let Event::Drew {
-                seat: s,
-                replacement,
-                ..
-            } = *e
-            {
-                let t = wall.take(replacement).context("a draw past the wall")?;
-                draws.push((s, t));
-            }
-        }
-        // The red fives that left each seat's hand in this apply (a replacement draw of
-        // the same seat may have brought one back).
-        let removed = |s: u8| {
-            let mut r = before.get(s as usize).copied().unwrap_or_default();
-            for (x, y) in r.iter_mut().zip(reds(&game, s)) {
-                *x = x.saturating_sub(y);
-            }
-            for &(d, (t, red)) in &draws {
-                if d == s && red {
-                    if let Some(x) = suit_of(t).and_then(|i| r.get_mut(i)) {
-                        *x += 1;
-                    }
-                }
-            }
-            r
-        };
-        if let Some(step) = state.own(&game, seat, action, removed(seat), drawn_before)? {
-            steps.push(step);
-        }
-        for e in &events {
-            match *e {
-                Event::Called { seat: s, meld }
-                    if !matches!(meld.kind, MeldKind::ClosedKan | MeldKind::AddedKan) =>
-                {
-                    steps.push(state.call(s, meld, removed(s))?);
-                }
-                Event::Won { seat: s, from, .. } => steps.push(match from {
-                    Some(from) => Step::Ron { seat: s, from },
-                    None => Step::Tsumo { seat: s },
-                }),
-                _ => {}
-            }
-        }
-        for (s, t) in draws {
-            steps.push(Step::Draw {
-                seat: s,
-                tile: lt(t),
-            });
-        }
+    for index in 0..record.actions.len() {
+        export_action(record, index, &mut game, &mut wall, &mut state, &mut steps)?;
     }
     let result = game.riichi_result().context("the hand is not over")?;
     let nd = result.dora_indicators.len();
     let nu = result.ura_indicators.len();
-    let indicator = |k: usize| wall.tiles.get(len - 10 + k).copied().map(lt);
-    let ura_at = |k: usize| wall.tiles.get(len - 5 + k).copied().map(lt);
+    let indicator = |k: usize| wall.tiles.get(len - 10 + k).copied().map(log_tile);
+    let ura_at = |k: usize| wall.tiles.get(len - 5 + k).copied().map(log_tile);
     let table = record.riichi.as_ref().map(|r| r.table).unwrap_or_default();
     Ok(Kyoku {
         round: table.round,
@@ -172,6 +93,119 @@ pub fn kyoku(record: &HandRecord) -> Result<Kyoku> {
         steps,
         outcome: engine_outcome(&game),
     })
+}
+
+fn log_tile((tile, red): (Tile, bool)) -> LogTile {
+    LogTile { tile, red }
+}
+
+/// The record's wall, each tile with its red flag.
+fn dealt_wall(record: &HandRecord) -> Vec<(Tile, bool)> {
+    let red_at = |i: usize| {
+        record
+            .riichi
+            .as_ref()
+            .is_some_and(|r| r.red.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
+    };
+    record
+        .wall
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| (t, red_at(i)))
+        .collect()
+}
+
+/// The starting hands by seat: thirteen tiles each from the wall's front, the dealer
+/// first.
+fn deal(record: &HandRecord, tiles: &[(Tile, bool)]) -> Vec<Vec<LogTile>> {
+    let n = record.rules.players as usize;
+    let mut hands = vec![Vec::new(); n];
+    for k in 0..n {
+        let seat = (record.dealer as usize + k) % n;
+        if let (Some(h), Some(src)) = (hands.get_mut(seat), tiles.get(13 * k..13 * k + 13)) {
+            *h = src.iter().copied().map(log_tile).collect();
+        }
+    }
+    hands
+}
+
+/// Applies the record's action `index` to `game` and appends its steps: the actor's
+/// own step, calls and wins from the events, then the draws that followed.
+fn export_action(
+    record: &HandRecord,
+    index: usize,
+    game: &mut Game,
+    wall: &mut Wall,
+    state: &mut Tracker,
+    steps: &mut Vec<Step>,
+) -> Result<()> {
+    let Some(&(seat, action)) = record.actions.get(index) else {
+        return Ok(());
+    };
+    let n = record.rules.players;
+    let before: Vec<[u8; 3]> = (0..n).map(|s| reds(game, s)).collect();
+    // The tile the seat just drew, with its red flag (none after a call).
+    let drawn_before = match steps.last() {
+        Some(Step::Draw { seat: s, tile }) if *s == seat => Some(*tile),
+        _ => None,
+    };
+    // With the copy of a five the game gave up (the red one where a plain one was
+    // held, when it was played with `Game::apply_with_copy`).
+    let events = record
+        .apply_action(game, index)
+        .map_err(|e| anyhow!("record action {action} by seat {seat}: {e}"))?;
+    let mut draws = Vec::new();
+    for e in &events {
+        if let Event::Drew {
+            seat: s,
+            replacement,
+            ..
+        } = *e
+        {
+            let t = wall.take(replacement).context("a draw past the wall")?;
+            draws.push((s, t));
+        }
+    }
+    // The red fives that left each seat's hand in this apply (a replacement draw of
+    // the same seat may have brought one back).
+    let removed = |s: u8| {
+        let mut r = before.get(s as usize).copied().unwrap_or_default();
+        for (x, y) in r.iter_mut().zip(reds(game, s)) {
+            *x = x.saturating_sub(y);
+        }
+        for &(d, (t, red)) in &draws {
+            if d == s && red {
+                if let Some(x) = suit_of(t).and_then(|i| r.get_mut(i)) {
+                    *x += 1;
+                }
+            }
+        }
+        r
+    };
+    if let Some(step) = state.own(game, seat, action, removed(seat), drawn_before)? {
+        steps.push(step);
+    }
+    for e in &events {
+        match *e {
+            Event::Called { seat: s, meld }
+                if !matches!(meld.kind, MeldKind::ClosedKan | MeldKind::AddedKan) =>
+            {
+                steps.push(state.call(s, meld, removed(s))?);
+            }
+            Event::Won { seat: s, from, .. } => steps.push(match from {
+                Some(from) => Step::Ron { seat: s, from },
+                None => Step::Tsumo { seat: s },
+            }),
+            _ => {}
+        }
+    }
+    for (s, t) in draws {
+        steps.push(Step::Draw {
+            seat: s,
+            tile: log_tile(t),
+        });
+    }
+    Ok(())
 }
 
 /// What the export remembers between actions: the last discard and each seat's pons.

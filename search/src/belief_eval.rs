@@ -200,6 +200,12 @@ pub fn score(
 /// The models compared: uniform, each kind of evidence alone, the default (every kind
 /// but the history), all.
 pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
+    // One kind of evidence and no other.
+    let only = |set: fn(&mut Evidence)| {
+        let mut e = Evidence::NONE;
+        set(&mut e);
+        e
+    };
     let uniform_base = OpponentModel {
         proposal: Proposal::Uniform,
         ..OpponentModel::new(prior.clone())
@@ -213,106 +219,72 @@ pub fn models(prior: &ShantenPrior) -> Vec<(String, OpponentModel)> {
         evidence: e,
         ..built.clone()
     };
-    vec![
-        ("uniform".into(), with(Evidence::NONE)),
-        ("built, no evidence".into(), built_with(Evidence::NONE)),
+    let all = built_with(Evidence::ALL);
+    let efficient = OpponentModel {
+        proposal: Proposal::Efficient,
+        ..built.clone()
+    };
+    let models = [
+        ("uniform", with(Evidence::NONE)),
+        ("built, no evidence", built_with(Evidence::NONE)),
         (
-            "built + hand discards".into(),
-            built_with(Evidence {
-                hand_discards: true,
-                ..Evidence::NONE
-            }),
+            "built + hand discards",
+            built_with(only(|e| e.hand_discards = true)),
         ),
         (
-            "built + passed wins".into(),
-            built_with(Evidence {
-                passed_wins: true,
-                ..Evidence::NONE
-            }),
+            "built + passed wins",
+            built_with(only(|e| e.passed_wins = true)),
         ),
         (
-            "built + passed calls".into(),
-            built_with(Evidence {
-                passed_calls: true,
-                ..Evidence::NONE
-            }),
+            "built + passed calls",
+            built_with(only(|e| e.passed_calls = true)),
         ),
-        ("built + default".into(), built.clone()),
+        ("built + default", built.clone()),
+        ("built + history", built_with(only(|e| e.history = true))),
+        ("built + all (history too)", all.clone()),
         (
-            "built + history".into(),
-            built_with(Evidence {
-                history: true,
-                ..Evidence::NONE
-            }),
-        ),
-        (
-            "built + all (history too)".into(),
-            built_with(Evidence::ALL),
-        ),
-        (
-            "built + all, 8 walks".into(),
+            "built + all, 8 walks",
             OpponentModel {
                 history_paths: 8,
-                ..built_with(Evidence::ALL)
+                ..all.clone()
             },
         ),
         (
-            "built + all, ε_h = 0.3".into(),
+            "built + all, ε_h = 0.3",
             OpponentModel {
                 history_deviation: 0.3,
-                ..built_with(Evidence::ALL)
+                ..all
             },
         ),
+        ("efficient-built + default", efficient.clone()),
         (
-            "efficient-built + default".into(),
+            "efficient-built, no evidence",
             OpponentModel {
-                proposal: Proposal::Efficient,
-                ..built.clone()
-            },
-        ),
-        (
-            "efficient-built, no evidence".into(),
-            OpponentModel {
-                proposal: Proposal::Efficient,
                 evidence: Evidence::NONE,
-                ..built.clone()
+                ..efficient
             },
         ),
         (
-            "built + default, ε = 0.01".into(),
+            "built + default, ε = 0.01",
             OpponentModel {
                 deviation: 0.01,
                 ..built.clone()
             },
         ),
         (
-            "built + default, ε = 0.2".into(),
+            "built + default, ε = 0.2",
             OpponentModel {
                 deviation: 0.2,
                 ..built.clone()
             },
         ),
-        (
-            "shanten prior only".into(),
-            with(Evidence {
-                shanten_prior: true,
-                ..Evidence::NONE
-            }),
-        ),
-        (
-            "hand discards only".into(),
-            with(Evidence {
-                hand_discards: true,
-                ..Evidence::NONE
-            }),
-        ),
-        (
-            "passed wins only".into(),
-            with(Evidence {
-                passed_wins: true,
-                ..Evidence::NONE
-            }),
-        ),
-        ("uniform-dealt, default".into(), uniform_base),
-    ]
+        ("shanten prior only", with(only(|e| e.shanten_prior = true))),
+        ("hand discards only", with(only(|e| e.hand_discards = true))),
+        ("passed wins only", with(only(|e| e.passed_wins = true))),
+        ("uniform-dealt, default", uniform_base.clone()),
+    ];
+    models
+        .into_iter()
+        .map(|(name, m)| (name.to_string(), m))
+        .collect()
 }

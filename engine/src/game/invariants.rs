@@ -102,8 +102,42 @@ impl core::error::Error for InvariantViolation {}
 /// conservation of points (riichi deposits on the table included).
 pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
     let rules = &game.rules;
-    let n = rules.players as usize;
-    // Wall positions.
+    check_wall(game)?;
+    let mut tally = Tally::default();
+    // The undrawn wall, live and dead.
+    for t in game
+        .wall
+        .get(game.draw_pos as usize..game.dead_end as usize)
+        .unwrap_or(&[])
+    {
+        tally.hidden(*t, 1);
+    }
+    let mut kans = 0u8;
+    for seat in 0..MAX_PLAYERS {
+        kans += tally_seat(game, seat, &mut tally)?;
+    }
+    // An added-kan tile in a robbing window (or robbed by the win that ended the hand).
+    if game.claim.robbing {
+        tally.open(game.claim.tile, 1);
+    }
+    // Revealed dora indicators are in the open (and in the dead wall).
+    if game.rh.dora > 5 || (rules.is_riichi() != (game.rh.dora > 0)) {
+        return Err(InvariantViolation::Riichi);
+    }
+    for t in game.dora_indicators() {
+        tally.visible[t.index()] += 1;
+    }
+    tally.check(game)?;
+    if kans != game.kans || kans > MAX_KANS {
+        return Err(InvariantViolation::Kans);
+    }
+    check_red_fives(game)?;
+    check_scores(game)?;
+    check_turn(game)
+}
+
+/// The wall positions are ordered and the dead wall has the rules' size.
+fn check_wall(game: &Game) -> Result<(), InvariantViolation> {
     let (draw, live, dead, len) = (
         game.draw_pos as usize,
         game.live_end as usize,
@@ -111,151 +145,160 @@ pub fn check_invariants(game: &Game) -> Result<(), InvariantViolation> {
         game.wall_len as usize,
     );
     if !(draw <= live && live <= dead && dead <= len && len <= game.wall.len())
-        || dead - live != rules.dead_wall as usize
-        || len != rules.tile_set.num_tiles()
+        || dead - live != game.rules.dead_wall as usize
+        || len != game.rules.tile_set.num_tiles()
     {
         return Err(InvariantViolation::Wall);
     }
-    // Tile accounting. `counts` may overflow u8 only on corrupt states; use u16.
-    let mut counts = [0u16; NUM_TILE_TYPES];
-    let mut add = |t: Tile, k: u16| {
-        if let Some(c) = counts.get_mut(t.index()) {
-            *c += k;
+    Ok(())
+}
+
+/// Every tile found, by type, and those in the open recounted (to check
+/// `game.visible`). u16: the counts may pass 255 only on corrupt states.
+struct Tally {
+    counts: [u16; NUM_TILE_TYPES],
+    visible: [u16; NUM_TILE_TYPES],
+}
+
+impl Default for Tally {
+    fn default() -> Self {
+        Tally {
+            counts: [0; NUM_TILE_TYPES],
+            visible: [0; NUM_TILE_TYPES],
         }
+    }
+}
+
+impl Tally {
+    /// `k` copies of `t` out of sight (wall, closed hands).
+    fn hidden(&mut self, t: Tile, k: u16) {
+        self.counts[t.index()] += k;
+    }
+
+    /// `k` copies of `t` in the open (melds, discards, kita).
+    fn open(&mut self, t: Tile, k: u16) {
+        self.hidden(t, k);
+        self.visible[t.index()] += k;
+    }
+
+    /// The open recount equals the kept one and every type adds up to the tile set.
+    fn check(&self, game: &Game) -> Result<(), InvariantViolation> {
+        for (i, (&v, &kept)) in self.visible.iter().zip(game.visible.iter()).enumerate() {
+            if v != kept as u16 {
+                return Err(InvariantViolation::Visible {
+                    tile: Tile::new(i as u8).unwrap_or(Tile::EAST),
+                });
+            }
+        }
+        let full = game.rules.tile_set.full_counts();
+        for (i, (&found, &expected)) in self.counts.iter().zip(full.iter()).enumerate() {
+            if found != expected as u16 {
+                return Err(InvariantViolation::TileCount {
+                    tile: Tile::new(i as u8).unwrap_or(Tile::EAST),
+                    found: found.min(255) as u8,
+                    expected,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Counts one seat's hand, melds, unclaimed discards and kita into `tally` and checks
+/// its shape and closed-tile count; returns its kans. A seat the rules do not seat
+/// must be empty.
+fn tally_seat(game: &Game, seat: usize, tally: &mut Tally) -> Result<u8, InvariantViolation> {
+    let (Some(hand), Some(melds), Some(discards)) = (
+        game.hands.get(seat),
+        game.melds.get(seat),
+        game.discards.get(seat),
+    ) else {
+        return Err(InvariantViolation::Wall);
     };
-    for t in game.wall.get(draw..dead).unwrap_or(&[]) {
-        add(*t, 1);
+    if game.shapes.get(seat) != Some(&HandShape::of(hand)) {
+        return Err(InvariantViolation::Shape { seat: seat as u8 });
+    }
+    if seat >= game.rules.players as usize {
+        if hand.iter().any(|&c| c != 0) || !melds.is_empty() || !discards.is_empty() {
+            return Err(InvariantViolation::EmptySeat { seat: seat as u8 });
+        }
+        return Ok(0);
+    }
+    let mut closed = 0u16;
+    for (t, &c) in Tile::all().zip(hand.iter()) {
+        tally.hidden(t, c as u16);
+        closed += c as u16;
     }
     let mut kans = 0u8;
-    // Tiles in the open, recounted, to check `game.visible`.
-    let mut visible = [0u16; NUM_TILE_TYPES];
-    let mut show = |t: Tile, k: u16| {
-        if let Some(c) = visible.get_mut(t.index()) {
-            *c += k;
-        }
-    };
-    for seat in 0..MAX_PLAYERS {
-        let (Some(hand), Some(melds), Some(discards)) = (
-            game.hands.get(seat),
-            game.melds.get(seat),
-            game.discards.get(seat),
-        ) else {
-            return Err(InvariantViolation::Wall);
-        };
-        if game.shapes.get(seat) != Some(&HandShape::of(hand)) {
-            return Err(InvariantViolation::Shape { seat: seat as u8 });
-        }
-        if seat >= n {
-            if hand.iter().any(|&c| c != 0) || !melds.is_empty() || !discards.is_empty() {
-                return Err(InvariantViolation::EmptySeat { seat: seat as u8 });
-            }
-            continue;
-        }
-        let mut closed = 0u16;
-        for (i, &c) in hand.iter().enumerate() {
-            if let Some(t) = Tile::new(i as u8) {
-                add(t, c as u16);
-            }
-            closed += c as u16;
-        }
-        for m in melds {
-            if m.kind.is_kan() {
-                kans += 1;
-            }
-            let k = m.len() as u16;
-            match m.kind {
-                MeldKind::Chi => {
-                    for i in m.tile.index()..m.tile.index() + 3 {
-                        match Tile::new(i as u8) {
-                            Some(t) if t.suit() == m.tile.suit() && !t.is_honor() => {
-                                add(t, 1);
-                                show(t, 1);
-                            }
-                            _ => return Err(InvariantViolation::Turn),
-                        }
-                    }
-                }
-                _ => {
-                    add(m.tile, k);
-                    show(m.tile, k);
+    for m in melds {
+        kans += m.kind.is_kan() as u8;
+        if m.kind == MeldKind::Chi {
+            for i in m.tile.index()..m.tile.index() + 3 {
+                match Tile::new(i as u8) {
+                    Some(t) if t.suit() == m.tile.suit() && !t.is_honor() => tally.open(t, 1),
+                    _ => return Err(InvariantViolation::Turn),
                 }
             }
-        }
-        for d in discards.iter().filter(|d| !d.claimed) {
-            add(d.tile, 1);
-            show(d.tile, 1);
-        }
-        // Kita: norths set aside, in the open.
-        let kita = game.rh.kita.get(seat).copied().unwrap_or(0) as u16;
-        if let Some(north) = Tile::new(NORTH) {
-            add(north, kita);
-            show(north, kita);
-        }
-        // Closed tiles: 13 − 3k, plus one for the seat holding a drawn or called tile.
-        let base = 13u16.saturating_sub(3 * melds.len() as u16);
-        let nine_terminals = game
-            .rresult
-            .as_ref()
-            .is_some_and(|r| r.draw == Some(DrawKind::NineTerminals));
-        let holds_extra = match game.phase {
-            Phase::Turn => game.turn as usize == seat,
-            Phase::Claim => false,
-            Phase::HandOver | Phase::GameOver => {
-                game.result.is_some_and(|r| {
-                    r.kind == HandEndKind::Win
-                        && r.discarder.is_none()
-                        && r.winners.get(seat).copied().unwrap_or(false)
-                }) || (nine_terminals && game.turn as usize == seat)
-            }
-        };
-        if closed != base + holds_extra as u16 {
-            return Err(InvariantViolation::HandSize {
-                seat: seat as u8,
-                tiles: closed.min(255) as u8,
-            });
+        } else {
+            tally.open(m.tile, m.len() as u16);
         }
     }
-    // An added-kan tile in a robbing window (or robbed by the win that ended the hand).
-    if game.claim.robbing {
-        add(game.claim.tile, 1);
-        show(game.claim.tile, 1);
+    for d in discards.iter().filter(|d| !d.claimed) {
+        tally.open(d.tile, 1);
     }
-    // Revealed dora indicators are in the open (and in the dead wall).
-    if game.rh.dora > 5 || (rules.is_riichi() != (game.rh.dora > 0)) {
-        return Err(InvariantViolation::Riichi);
+    // Kita: norths set aside, in the open.
+    let kita = game.rh.kita.get(seat).copied().unwrap_or(0) as u16;
+    if let Some(north) = Tile::new(NORTH) {
+        tally.open(north, kita);
     }
-    for t in game.dora_indicators() {
-        show(t, 1);
+    // Closed tiles: 13 − 3k, plus one for the seat holding a drawn or called tile.
+    let base = 13u16.saturating_sub(3 * melds.len() as u16);
+    if closed != base + holds_extra_tile(game, seat) as u16 {
+        return Err(InvariantViolation::HandSize {
+            seat: seat as u8,
+            tiles: closed.min(255) as u8,
+        });
     }
-    for (i, (&v, &kept)) in visible.iter().zip(game.visible.iter()).enumerate() {
-        if v != kept as u16 {
-            return Err(InvariantViolation::Visible {
-                tile: Tile::new(i as u8).unwrap_or(Tile::EAST),
-            });
+    Ok(kans)
+}
+
+/// Whether `seat` holds a 14th (less 3 per meld) tile now: on turn, after winning by
+/// tsumo, or showing nine terminals on its turn.
+fn holds_extra_tile(game: &Game, seat: usize) -> bool {
+    let nine_terminals = game
+        .rresult
+        .as_ref()
+        .is_some_and(|r| r.draw == Some(DrawKind::NineTerminals));
+    match game.phase {
+        Phase::Turn => game.turn as usize == seat,
+        Phase::Claim => false,
+        Phase::HandOver | Phase::GameOver => {
+            game.result.is_some_and(|r| {
+                r.kind == HandEndKind::Win
+                    && r.discarder.is_none()
+                    && r.winners.get(seat).copied().unwrap_or(false)
+            }) || (nine_terminals && game.turn as usize == seat)
         }
     }
-    let full = rules.tile_set.full_counts();
-    for (i, (&found, &expected)) in counts.iter().zip(full.iter()).enumerate() {
-        if found != expected as u16 {
-            return Err(InvariantViolation::TileCount {
-                tile: Tile::new(i as u8).unwrap_or(Tile::EAST),
-                found: found.min(255) as u8,
-                expected,
-            });
-        }
-    }
-    if kans != game.kans || kans > MAX_KANS {
-        return Err(InvariantViolation::Kans);
-    }
-    check_red_fives(game)?;
+}
+
+/// Points are conserved (deposits on the table included) and empty seats hold none.
+fn check_scores(game: &Game) -> Result<(), InvariantViolation> {
+    let n = game.rules.players as usize;
     // Payments wrap on absurd score tables, so conservation is checked modulo 2^32.
     let sum = game.scores.iter().fold(0i32, |a, &s| a.wrapping_add(s));
-    let sum = sum.wrapping_add(Game::deposits(rules, game.table.sticks));
-    if sum != (n as i32).wrapping_mul(rules.starting_points)
+    let sum = sum.wrapping_add(Game::deposits(&game.rules, game.table.sticks));
+    if sum != (n as i32).wrapping_mul(game.rules.starting_points)
         || game.scores.iter().skip(n).any(|&s| s != 0)
     {
         return Err(InvariantViolation::Scores);
     }
+    Ok(())
+}
+
+/// The seat on turn plays, and a claim window follows its discard and awaits someone.
+fn check_turn(game: &Game) -> Result<(), InvariantViolation> {
+    let n = game.rules.players as usize;
     if game.turn as usize >= n {
         return Err(InvariantViolation::Turn);
     }

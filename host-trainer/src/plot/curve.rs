@@ -62,7 +62,8 @@ fn max_update(input: &CurveInput<'_>) -> f64 {
     e.chain(t).max().unwrap_or(1).max(1) as f64
 }
 
-/// Paints the whole chart into `root` (any backend: the tests paint into memory).
+/// Paints the whole chart into `root` (any backend: the tests paint into memory): the
+/// evaluation win rates on top, four training diagnostics below.
 pub fn paint_curve<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     input: &CurveInput<'_>,
@@ -70,6 +71,34 @@ pub fn paint_curve<DB: DrawingBackend>(
     let body = titled(root, input.title)?;
     let (top, bottom) = body.split_vertically(420);
     let x = 0.0..max_update(input);
+    paint_win_rates(&top, input, x.clone())?;
+    paint_diagnostics(&bottom, input, x)
+}
+
+/// A line with its smoothing (time constant `tau`, in updates).
+fn smoothed_line(
+    label: &str,
+    color: RGBColor,
+    raw: Vec<(f64, f64)>,
+    tau: f64,
+    markers: bool,
+) -> Line {
+    Line {
+        label: label.to_string(),
+        color,
+        smoothed: ema_zero_phase(&raw, tau),
+        raw,
+        markers,
+    }
+}
+
+/// The evaluation win rates against random and efficiency bots, with the stop
+/// thresholds dashed.
+fn paint_win_rates<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    input: &CurveInput<'_>,
+    x: std::ops::Range<f64>,
+) -> Result<()> {
     let tau = eval_tau(x.end);
     let win = |f: &dyn Fn(&EvalPoint) -> Option<f64>| -> Vec<(f64, f64)> {
         input
@@ -78,22 +107,15 @@ pub fn paint_curve<DB: DrawingBackend>(
             .filter_map(|e| f(e).filter(|y| y.is_finite()).map(|y| (e.update as f64, y)))
             .collect()
     };
-    let line = |label: &str, color, raw: Vec<(f64, f64)>, tau: f64, markers| Line {
-        label: label.to_string(),
-        color,
-        smoothed: ema_zero_phase(&raw, tau),
-        raw,
-        markers,
-    };
     let lines = vec![
-        line(
+        smoothed_line(
             "vs 2 random bots",
             RANDOM_COLOR,
             win(&|e| Some(e.random_win_rate)),
             tau,
             true,
         ),
-        line(
+        smoothed_line(
             "vs 2 efficiency bots",
             EFF_COLOR,
             win(&|e| e.eff_win_rate),
@@ -115,22 +137,30 @@ pub fn paint_curve<DB: DrawingBackend>(
         },
     ];
     draw_panel(
-        &top,
+        area,
         &Panel {
             caption: format!(
                 "Evaluation win rate (faint: each evaluation; bold: smoothed, τ = {tau:.0} updates)"
             ),
             x_desc: "update".into(),
             y_desc: "win rate (%)".into(),
-            x: x.clone(),
+            x,
             y: 0.0..1.0,
             y_scale: 100.0,
             lines,
             marks,
             legend: Some(SeriesLabelPosition::LowerRight),
         },
-    )?;
-    let cells = bottom.split_evenly((2, 2));
+    )
+}
+
+/// Policy entropy, value loss, guidance loss and approximate KL, one panel each.
+fn paint_diagnostics<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    input: &CurveInput<'_>,
+    x: std::ops::Range<f64>,
+) -> Result<()> {
+    let cells = area.split_evenly((2, 2));
     // Per-update diagnostics are denser and noisier, but change fast early on.
     let diag_tau = x.end / 100.0;
     type Pick = fn(&TrainPoint) -> f64;
@@ -177,7 +207,7 @@ pub fn paint_curve<DB: DrawingBackend>(
                 x: x.clone(),
                 y,
                 y_scale: 1.0,
-                lines: vec![line(
+                lines: vec![smoothed_line(
                     &format!("smoothed, τ = {diag_tau:.0} updates"),
                     color,
                     raw,

@@ -80,7 +80,53 @@ fn check(runs: &[RunCurve<'_>]) -> Result<()> {
 /// One run's (update, win rate) points, their smoothing and the points' training minutes.
 type PerRun = (Vec<(f64, f64)>, Vec<(f64, f64)>, Vec<f64>);
 
-/// Paints the chart into `root` (any backend: the tests paint into memory).
+/// (update, win rate) of each run's evaluations where `pick` has a value, smoothed by
+/// update (time constant `tau`), with each point's training minutes.
+fn per_run(runs: &[RunCurve<'_>], pick: fn(&EvalPoint) -> Option<f64>, tau: f64) -> Vec<PerRun> {
+    runs.iter()
+        .map(|r| {
+            let pts: Vec<&EvalPoint> = r
+                .evals
+                .iter()
+                .filter(|e| pick(e).is_some_and(f64::is_finite))
+                .collect();
+            let by_update: Vec<(f64, f64)> = pts
+                .iter()
+                .map(|e| (e.update as f64, pick(e).unwrap_or(0.0)))
+                .collect();
+            let smooth = ema_zero_phase(&by_update, tau);
+            let minutes: Vec<f64> = pts.iter().map(|e| e.elapsed_s / 60.0).collect();
+            (by_update, smooth, minutes)
+        })
+        .collect()
+}
+
+/// One line per run, by update or (`by_minutes`) by training time.
+fn run_lines(runs: &[RunCurve<'_>], per_run: &[PerRun], by_minutes: bool) -> Vec<Line> {
+    runs.iter()
+        .zip(per_run)
+        .zip(RUN_COLORS)
+        .map(|((r, (raw, smooth, minutes)), color)| {
+            let at = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
+                if by_minutes {
+                    minutes.iter().zip(v).map(|(&m, p)| (m, p.1)).collect()
+                } else {
+                    v.to_vec()
+                }
+            };
+            Line {
+                label: r.label.to_string(),
+                color,
+                raw: at(raw),
+                smoothed: at(smooth),
+                markers: true,
+            }
+        })
+        .collect()
+}
+
+/// Paints the chart into `root` (any backend: the tests paint into memory): win rates
+/// against random and efficiency bots (rows), by update and by training time (columns).
 pub fn paint_guidance<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
@@ -111,46 +157,9 @@ pub fn paint_guidance<DB: DrawingBackend>(
         ),
     ];
     for (row, (opponents, pick, threshold, mark_color)) in rows.into_iter().enumerate() {
-        // (update, elapsed minutes, win rate) of each run, smoothed by update.
-        let per_run: Vec<PerRun> = runs
-            .iter()
-            .map(|r| {
-                let pts: Vec<&EvalPoint> = r
-                    .evals
-                    .iter()
-                    .filter(|e| pick(e).is_some_and(f64::is_finite))
-                    .collect();
-                let by_update: Vec<(f64, f64)> = pts
-                    .iter()
-                    .map(|e| (e.update as f64, pick(e).unwrap_or(0.0)))
-                    .collect();
-                let smooth = ema_zero_phase(&by_update, tau);
-                let minutes: Vec<f64> = pts.iter().map(|e| e.elapsed_s / 60.0).collect();
-                (by_update, smooth, minutes)
-            })
-            .collect();
+        let per_run = per_run(runs, pick, tau);
         for col in 0..2 {
-            let lines = runs
-                .iter()
-                .zip(&per_run)
-                .zip(RUN_COLORS)
-                .map(|((r, (raw, smooth, minutes)), color)| {
-                    let at = |v: &[(f64, f64)]| -> Vec<(f64, f64)> {
-                        if col == 0 {
-                            v.to_vec()
-                        } else {
-                            minutes.iter().zip(v).map(|(&m, p)| (m, p.1)).collect()
-                        }
-                    };
-                    Line {
-                        label: r.label.to_string(),
-                        color,
-                        raw: at(raw),
-                        smoothed: at(smooth),
-                        markers: true,
-                    }
-                })
-                .collect();
+            let lines = run_lines(runs, &per_run, col == 1);
             let (x_desc, x) = if col == 0 {
                 ("update", 0.0..max_update)
             } else {

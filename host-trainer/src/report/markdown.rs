@@ -146,7 +146,9 @@ pub(super) fn minutes(s: f64) -> String {
     format!("{:.1} min", s / 60.0)
 }
 
-/// The report as Markdown; `charts` are the image files written beside it.
+/// The report as Markdown; `charts` are the image files written beside it. Sections in
+/// order: header, targets, the model, the duplicate arena (and the previous model),
+/// guidance, search, the training run.
 pub fn render(r: &Report, charts: &Charts) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Shipped model: evaluation report\n");
@@ -161,6 +163,17 @@ pub fn render(r: &Report, charts: &Charts) -> String {
         r.threads
     );
 
+    targets_section(r, &mut s);
+    model_section(r, &mut s);
+    arena_section(r, &mut s);
+    super::guidance_section::render(r, charts, &mut s);
+    super::search_section::render(&r.search, &mut s);
+    training_section(r, charts, &mut s);
+    s
+}
+
+/// Each target, what was measured and whether it was met.
+fn targets_section(r: &Report, s: &mut String) {
     let _ = writeln!(s, "## Targets\n");
     let _ = writeln!(s, "| target | measured | met |");
     let _ = writeln!(s, "|---|---|---|");
@@ -174,7 +187,10 @@ pub fn render(r: &Report, charts: &Charts) -> String {
         );
     }
     let _ = writeln!(s);
+}
 
+/// The model file and its sidecar's fields.
+fn model_section(r: &Report, s: &mut String) {
     let _ = writeln!(s, "## Model\n");
     let sc = &r.sidecar;
     let _ = writeln!(s, "| field | value |\n|---|---|");
@@ -200,7 +216,10 @@ pub fn render(r: &Report, charts: &Charts) -> String {
     );
     let _ = writeln!(s, "| ONNX opset | {} |", sc.onnx_opset);
     let _ = writeln!(s, "| written by | {} |\n", sc.created_by);
+}
 
+/// The duplicate arena's line-ups (and the previous model's, when there is one).
+fn arena_section(r: &Report, s: &mut String) {
     let _ = writeln!(
         s,
         "## Duplicate arena: {} hands per line-up, seed {}\n",
@@ -221,14 +240,15 @@ pub fn render(r: &Report, charts: &Charts) -> String {
          in training), run by tract from the ONNX file above.\n"
     );
     for m in &r.matchups {
-        matchup(&mut s, m);
+        matchup(s, m);
     }
     if let Some(p) = &r.previous {
-        previous(&mut s, r, p);
+        previous(s, r, p);
     }
+}
 
-    super::guidance_section::render(r, charts, &mut s);
-    super::search_section::render(&r.search, &mut s);
+/// The training run: its summary, the curve, the evaluations and the configuration.
+fn training_section(r: &Report, charts: &Charts, s: &mut String) {
     let _ = writeln!(s, "## Training run\n");
     let run = &r.run;
     let _ = writeln!(
@@ -308,7 +328,6 @@ pub fn render(r: &Report, charts: &Charts) -> String {
     for (k, v) in &run.config {
         let _ = writeln!(s, "| {k} | `{v}` |");
     }
-    s
 }
 
 #[cfg(test)]

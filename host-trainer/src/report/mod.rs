@@ -200,8 +200,11 @@ fn matchup(
     Ok((m, model_walls))
 }
 
+/// A model loaded for an arena, with its sidecar.
+type LoadedModel = (Arc<Advisor>, Sidecar);
+
 /// Loads a model that must be trained for `rules` (the report's own model's preset).
-fn load_model(path: &Path, rules: &str, role: &str) -> Result<(Arc<Advisor>, Sidecar)> {
+fn load_model(path: &Path, rules: &str, role: &str) -> Result<LoadedModel> {
     let advisor =
         Advisor::load(path).with_context(|| format!("loading the {role} {}", path.display()))?;
     let Some(sidecar) = advisor.sidecar().cloned() else {
@@ -294,20 +297,7 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
         bail!("--hands and --ablation-hands must be at least 1");
     }
     // Everything that can be refused is read before the first arena.
-    let ablation_inputs = cfg
-        .ablation
-        .iter()
-        .map(|dir| {
-            let summary = RunSummary::load(dir)
-                .with_context(|| format!("reading the ablation run {}", dir.display()))?;
-            let model = dir.join(ABLATION_MODEL);
-            let advisor = model
-                .exists()
-                .then(|| load_model(&model, &sidecar.rules, "ablation model"))
-                .transpose()?;
-            Ok((summary, advisor))
-        })
-        .collect::<Result<Vec<_>>>()?;
+    let ablation_inputs = load_ablation_runs(cfg, &sidecar.rules)?;
     let previous_input = cfg
         .previous
         .as_deref()
@@ -332,20 +322,9 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
         matchups.push(m);
         walls_vs_eff = walls;
     }
-    let previous = match previous_input {
-        Some((model, (advisor, sidecar))) => {
-            let factory = onnx_factory(advisor)?;
-            let (versus_eff, walls) = matchup(main, BotSpec::Efficiency, &*factory, on_wall)?;
-            let new_minus_previous = compare(&walls_vs_eff, 0, &walls, 0, rules.players as usize)?;
-            Some(PreviousModel {
-                model,
-                sidecar,
-                versus_eff,
-                new_minus_previous,
-            })
-        }
-        None => None,
-    };
+    let previous = previous_input
+        .map(|(model, loaded)| play_previous(main, model, loaded, &walls_vs_eff, on_wall))
+        .transpose()?;
     let ablation_table = Table {
         hands: cfg.ablation_hands,
         ..main
@@ -380,6 +359,47 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
         matchups,
         targets,
         search,
+    })
+}
+
+/// Each ablation run's summary and, when its folder holds one, its exported model.
+fn load_ablation_runs(
+    cfg: &ReportConfig,
+    rules: &str,
+) -> Result<Vec<(RunSummary, Option<LoadedModel>)>> {
+    cfg.ablation
+        .iter()
+        .map(|dir| {
+            let summary = RunSummary::load(dir)
+                .with_context(|| format!("reading the ablation run {}", dir.display()))?;
+            let model = dir.join(ABLATION_MODEL);
+            let advisor = model
+                .exists()
+                .then(|| load_model(&model, rules, "ablation model"))
+                .transpose()?;
+            Ok((summary, advisor))
+        })
+        .collect()
+}
+
+/// The previous model against the efficiency bots, and the new model minus it on the
+/// same walls (`walls_vs_eff`: the new model's).
+fn play_previous(
+    main: Table,
+    model: PathBuf,
+    (advisor, sidecar): LoadedModel,
+    walls_vs_eff: &Walls,
+    on_wall: &(dyn Fn() + Sync),
+) -> Result<PreviousModel> {
+    let factory = onnx_factory(advisor)?;
+    let (versus_eff, walls) = matchup(main, BotSpec::Efficiency, &*factory, on_wall)?;
+    let players = main.rules.players as usize;
+    let new_minus_previous = compare(walls_vs_eff, 0, &walls, 0, players)?;
+    Ok(PreviousModel {
+        model,
+        sidecar,
+        versus_eff,
+        new_minus_previous,
     })
 }
 

@@ -96,120 +96,118 @@ fn paired_points(row: &Value) -> Option<[f64; 3]> {
     ])
 }
 
+/// The run's `config` object and git revision from its `config.json`.
+fn read_config(path: &Path) -> Result<(BTreeMap<String, Value>, String)> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let saved: Value =
+        serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))?;
+    let Some(config) = saved.get("config").and_then(Value::as_object) else {
+        bail!("{} has no \"config\" object", path.display());
+    };
+    let config = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let git_revision = saved
+        .get("git_revision")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown")
+        .to_string();
+    Ok((config, git_revision))
+}
+
+/// The rows of `metrics.jsonl` by update (a repeated update: the later row).
+fn read_metrics(path: &Path) -> Result<BTreeMap<u64, Value>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut rows = BTreeMap::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let row: Value = serde_json::from_str(line)
+            .with_context(|| format!("{} line {}: not JSON", path.display(), i + 1))?;
+        let update = row
+            .get("update")
+            .and_then(Value::as_u64)
+            .with_context(|| format!("{} line {}: no update", path.display(), i + 1))?;
+        rows.insert(update, row);
+    }
+    Ok(rows)
+}
+
+/// A row's evaluation, when the update ran one.
+fn eval_point(row: &Value) -> Option<EvalPoint> {
+    Some(EvalPoint {
+        update: row.get("update")?.as_u64()?,
+        elapsed_s: number(row, "elapsed_s")?,
+        random_win_rate: number(row, "eval_random_win_rate")?,
+        eff_win_rate: number(row, "eval_eff_win_rate"),
+        eff_points: number(row, "eval_eff_points"),
+        paired_points: paired_points(row),
+    })
+}
+
+/// A row's training diagnostics.
+fn train_point(row: &Value) -> Option<TrainPoint> {
+    Some(TrainPoint {
+        update: row.get("update")?.as_u64()?,
+        elapsed_s: number(row, "elapsed_s")?,
+        entropy: number(row, "entropy")?,
+        value_loss: number(row, "value_loss")?,
+        guidance_loss: number(row, "guidance_loss")?,
+        approx_kl: number(row, "approx_kl")?,
+    })
+}
+
 impl RunSummary {
     /// Reads `dir/config.json` and `dir/metrics.jsonl`. A resumed run may repeat the
     /// updates after its last checkpoint; the later row of an update wins.
     pub fn load(dir: &Path) -> Result<RunSummary> {
-        let config_path = dir.join("config.json");
-        let text = std::fs::read_to_string(&config_path)
-            .with_context(|| format!("reading {}", config_path.display()))?;
-        let saved: Value = serde_json::from_str(&text)
-            .with_context(|| format!("{} is not JSON", config_path.display()))?;
-        let Some(config) = saved.get("config").and_then(Value::as_object) else {
-            bail!("{} has no \"config\" object", config_path.display());
-        };
-        let config: BTreeMap<String, Value> =
-            config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        let git_revision = saved
-            .get("git_revision")
-            .and_then(Value::as_str)
-            .unwrap_or("unknown")
-            .to_string();
+        let (config, git_revision) = read_config(&dir.join("config.json"))?;
         let seed = config
             .get("seed")
             .and_then(Value::as_u64)
-            .with_context(|| format!("{}: no seed", config_path.display()))?;
-        let guidance = config
-            .get("guidance")
-            .and_then(Value::as_str)
-            .unwrap_or("On")
-            .to_string();
-        let teacher = config
-            .get("teacher")
-            .and_then(Value::as_str)
-            .unwrap_or("value-scores")
-            .to_string();
-        let random_threshold = config
-            .get("win_rate_random")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.45);
-        let eff_threshold = config
-            .get("win_rate_eff")
-            .and_then(Value::as_f64)
-            .unwrap_or(0.30);
-
-        let metrics_path = dir.join("metrics.jsonl");
-        let text = std::fs::read_to_string(&metrics_path)
-            .with_context(|| format!("reading {}", metrics_path.display()))?;
-        let mut rows: BTreeMap<u64, Value> = BTreeMap::new();
-        for (i, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let row: Value = serde_json::from_str(line)
-                .with_context(|| format!("{} line {}: not JSON", metrics_path.display(), i + 1))?;
-            let update = row
-                .get("update")
-                .and_then(Value::as_u64)
-                .with_context(|| format!("{} line {}: no update", metrics_path.display(), i + 1))?;
-            rows.insert(update, row);
-        }
+            .with_context(|| format!("{}: no seed", dir.join("config.json").display()))?;
+        let text_of = |key: &str, default: &str| {
+            config
+                .get(key)
+                .and_then(Value::as_str)
+                .unwrap_or(default)
+                .to_string()
+        };
+        let guidance = text_of("guidance", "On");
+        let teacher = text_of("teacher", "value-scores");
+        let threshold =
+            |key: &str, default: f64| config.get(key).and_then(Value::as_f64).unwrap_or(default);
+        let random_threshold = threshold("win_rate_random", 0.45);
+        let eff_threshold = threshold("win_rate_eff", 0.30);
+        let rows = read_metrics(&dir.join("metrics.jsonl"))?;
         let Some(last) = rows.values().next_back() else {
             bail!(
                 "{} has no rows: the run never finished an update",
-                metrics_path.display()
+                dir.join("metrics.jsonl").display()
             );
         };
-        let updates = last.get("update").and_then(Value::as_u64).unwrap_or(0);
-        let elapsed_s = number(last, "elapsed_s").unwrap_or(0.0);
-        let samples = last.get("samples").and_then(Value::as_u64).unwrap_or(0);
-        let hands = last.get("hands").and_then(Value::as_u64).unwrap_or(0);
-        let evals: Vec<EvalPoint> = rows
-            .values()
-            .filter_map(|row| {
-                Some(EvalPoint {
-                    update: row.get("update")?.as_u64()?,
-                    elapsed_s: number(row, "elapsed_s")?,
-                    random_win_rate: number(row, "eval_random_win_rate")?,
-                    eff_win_rate: number(row, "eval_eff_win_rate"),
-                    eff_points: number(row, "eval_eff_points"),
-                    paired_points: paired_points(row),
-                })
-            })
-            .collect();
-        let training: Vec<TrainPoint> = rows
-            .values()
-            .filter_map(|row| {
-                Some(TrainPoint {
-                    update: row.get("update")?.as_u64()?,
-                    elapsed_s: number(row, "elapsed_s")?,
-                    entropy: number(row, "entropy")?,
-                    value_loss: number(row, "value_loss")?,
-                    guidance_loss: number(row, "guidance_loss")?,
-                    approx_kl: number(row, "approx_kl")?,
-                })
-            })
-            .collect();
+        let evals: Vec<EvalPoint> = rows.values().filter_map(eval_point).collect();
         let first_random_threshold = evals
             .iter()
             .find(|e| e.random_win_rate >= random_threshold)
             .copied();
         Ok(RunSummary {
             dir: dir.to_path_buf(),
-            config,
             git_revision,
             seed,
             guidance,
             teacher,
-            updates,
-            elapsed_s,
-            samples,
-            hands,
+            updates: last.get("update").and_then(Value::as_u64).unwrap_or(0),
+            elapsed_s: number(last, "elapsed_s").unwrap_or(0.0),
+            samples: last.get("samples").and_then(Value::as_u64).unwrap_or(0),
+            hands: last.get("hands").and_then(Value::as_u64).unwrap_or(0),
             random_threshold,
             evals,
             eff_threshold,
             first_random_threshold,
-            training,
+            training: rows.values().filter_map(train_point).collect(),
+            config,
         })
     }
 

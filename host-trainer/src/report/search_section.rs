@@ -204,87 +204,97 @@ pub fn render(section: &SearchSection, s: &mut String) {
          the measured mean wall time of one search on the arena's threads.\n"
     );
     if !section.runs.is_empty() {
-        let _ = writeln!(
-            s,
-            "| line-up | belief | rollouts | z | safe-k | race z | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
-        for r in &section.runs {
-            for c in r.paired.as_array().into_iter().flatten() {
-                let cmp = &c["comparison"];
-                let _ = writeln!(
-                    s,
-                    "| `{}` vs `{}` | {} | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
-                    r.lineup,
-                    flag(&r.command, "--paired-with"),
-                    flag_or(&r.command, "--search-belief", "weighted"),
-                    setting(r, "rollouts", "--search-rollouts", "200"),
-                    setting(r, "z", "--search-z", "2"),
-                    // Runs from before the option record none and searched no safe
-                    // candidates.
-                    setting(r, "safe_k", "--search-safe-k", "0"),
-                    // Racing (dropping candidates clearly behind): `-` when off.
-                    setting(r, "prune_z", "--search-prune-z", "-"),
-                    r.git_revision.get(..7).unwrap_or(&r.git_revision),
-                    flag_or(&r.command, "--seed", "1"),
-                    r.ms_per_decision,
-                    cmp.get("seat_hands").and_then(Value::as_u64).unwrap_or(0),
-                    interval(cmp, "points_per_hand", 1.0),
-                    interval(cmp, "win_rate", 100.0),
-                    interval(cmp, "deal_in_rate", 100.0),
-                );
-            }
-        }
-        let _ = writeln!(
-            s,
-            "\nCommands (git revision of each run in its JSON file):\n"
-        );
-        for r in &section.runs {
-            let _ = writeln!(
-                s,
-                "- `{}`: {} ({} searches, {} failed, {} threads)",
-                r.file.display(),
-                format_args!("`{}`", as_typed(&r.command)),
-                r.searches,
-                r.failures,
-                r.threads
-            );
-        }
-        let _ = writeln!(s);
+        render_runs(&section.runs, s);
     }
     if let Some(rows) = section.belief.as_ref().and_then(Value::as_array) {
-        let _ = writeln!(
-            s,
-            "### Belief about the opponents' hands\n\nOn positions from efficiency self-play \
-             (`host-trainer belief`): lower Brier score and log-loss of the deal-in \
-             probability of each held tile, lower Brier score of each opponent's tenpai \
-             probability, higher mean log-probability of a true concealed tile are closer to \
-             the truth.\n"
-        );
-        let _ = writeln!(
-            s,
-            "| model | deal-in Brier | deal-in log-loss | tenpai Brier | tile log-lik | ESS | deal-in predicted / actual | tenpai predicted / actual |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
-        for r in rows {
-            let f = |k: &str| r.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+        render_belief(rows, s);
+    }
+}
+
+/// The table of search runs (one row per paired comparison) and their commands.
+fn render_runs(runs: &[SearchRun], s: &mut String) {
+    let _ = writeln!(
+        s,
+        "| line-up | belief | rollouts | z | safe-k | race z | rev | seed | ms/decision | hands | points/hand | win rate (points) | deal-in rate (points) |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for r in runs {
+        for c in r.paired.as_array().into_iter().flatten() {
+            let cmp = &c["comparison"];
             let _ = writeln!(
                 s,
-                "| {} | {:.5} | {:.5} | {:.5} | {:.4} | {:.1} | {:.4} / {:.4} | {:.3} / {:.3} |",
-                str_of(r, "model"),
-                f("deal_in_brier"),
-                f("deal_in_log_loss"),
-                f("tenpai_brier"),
-                f("tile_log_likelihood"),
-                f("effective"),
-                f("deal_in_predicted"),
-                f("deal_in_actual"),
-                f("tenpai_predicted"),
-                f("tenpai_actual")
+                "| `{}` vs `{}` | {} | {} | {} | {} | {} | {} | {} | {:.1} | {} | {} | {} | {} |",
+                r.lineup,
+                flag(&r.command, "--paired-with"),
+                flag_or(&r.command, "--search-belief", "weighted"),
+                setting(r, "rollouts", "--search-rollouts", "200"),
+                setting(r, "z", "--search-z", "2"),
+                // Runs from before the option record none and searched no safe
+                // candidates.
+                setting(r, "safe_k", "--search-safe-k", "0"),
+                // Racing (dropping candidates clearly behind): `-` when off.
+                setting(r, "prune_z", "--search-prune-z", "-"),
+                r.git_revision.get(..7).unwrap_or(&r.git_revision),
+                flag_or(&r.command, "--seed", "1"),
+                r.ms_per_decision,
+                cmp.get("seat_hands").and_then(Value::as_u64).unwrap_or(0),
+                interval(cmp, "points_per_hand", 1.0),
+                interval(cmp, "win_rate", 100.0),
+                interval(cmp, "deal_in_rate", 100.0),
             );
         }
-        let _ = writeln!(s);
     }
+    let _ = writeln!(
+        s,
+        "\nCommands (git revision of each run in its JSON file):\n"
+    );
+    for r in runs {
+        let _ = writeln!(
+            s,
+            "- `{}`: {} ({} searches, {} failed, {} threads)",
+            r.file.display(),
+            format_args!("`{}`", as_typed(&r.command)),
+            r.searches,
+            r.failures,
+            r.threads
+        );
+    }
+    let _ = writeln!(s);
+}
+
+/// The table of opponent models against the truth.
+fn render_belief(rows: &[Value], s: &mut String) {
+    let _ = writeln!(
+        s,
+        "### Belief about the opponents' hands\n\nOn positions from efficiency self-play \
+         (`host-trainer belief`): lower Brier score and log-loss of the deal-in \
+         probability of each held tile, lower Brier score of each opponent's tenpai \
+         probability, higher mean log-probability of a true concealed tile are closer to \
+         the truth.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| model | deal-in Brier | deal-in log-loss | tenpai Brier | tile log-lik | ESS | deal-in predicted / actual | tenpai predicted / actual |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    for r in rows {
+        let f = |k: &str| r.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN);
+        let _ = writeln!(
+            s,
+            "| {} | {:.5} | {:.5} | {:.5} | {:.4} | {:.1} | {:.4} / {:.4} | {:.3} / {:.3} |",
+            str_of(r, "model"),
+            f("deal_in_brier"),
+            f("deal_in_log_loss"),
+            f("tenpai_brier"),
+            f("tile_log_likelihood"),
+            f("effective"),
+            f("deal_in_predicted"),
+            f("deal_in_actual"),
+            f("tenpai_predicted"),
+            f("tenpai_actual")
+        );
+    }
+    let _ = writeln!(s);
 }
 
 #[cfg(test)]

@@ -162,7 +162,6 @@ impl Game {
         let (mut result, mut rres) = self.empty_result(HandEndKind::Win);
         result.discarder = from;
         result.tile = Some(tile);
-        let n = self.rules.players as usize;
         let mut ura = false;
         for (k, &w) in winners.iter().enumerate() {
             let wi = w as usize;
@@ -176,29 +175,8 @@ impl Game {
             ura |= !input.ura_indicators.is_empty();
             let p = sc.payment;
             let liable = self.pao_liable(w, &sc).filter(|&l| Some(l) != from);
-            let mut received = p.total as i32;
             let d = &mut result.deltas;
-            match (from, liable) {
-                (_, Some(l)) => {
-                    received = self.pay_with_pao(d, w, from, l, &sc, input.honba) as i32
-                        + p.riichi_sticks as i32;
-                }
-                (Some(f), None) => {
-                    add(d, f as usize, -(p.from_discarder as i32));
-                    add(d, wi, p.from_discarder as i32);
-                }
-                (None, None) => {
-                    for payer in (0..n).filter(|&x| x != wi) {
-                        let amount = if payer == self.dealer as usize {
-                            p.from_dealer
-                        } else {
-                            p.from_each_non_dealer
-                        } as i32;
-                        add(d, payer, -amount);
-                        add(d, wi, amount);
-                    }
-                }
-            }
+            let received = self.pay_win(d, w, from, liable, &sc, input.honba);
             add(d, wi, p.riichi_sticks as i32);
             if k == 0 {
                 rres.sticks_taken = self.table.sticks;
@@ -207,17 +185,7 @@ impl Game {
                 *won = true;
                 *v = received;
             }
-            let shape = self
-                .hands
-                .get(wi)
-                .and_then(|h| {
-                    let mut c = *h;
-                    if from.is_some() {
-                        *c.get_mut(tile.index())? += 1;
-                    }
-                    score_win(&self.rules, &c, self.melds(w), from.is_none())
-                })
-                .map_or(WinShape::Regular, |v| v.shape);
+            let shape = self.win_shape(w, tile, from);
             emit(
                 ev,
                 Event::Won {
@@ -243,6 +211,59 @@ impl Game {
             rres.ura_indicators = self.ura_indicators();
         }
         self.finish_riichi(result, rres, ev);
+    }
+
+    /// Adds to `d` what `winner`'s win scored `sc` moves (the riichi sticks aside, the
+    /// caller adds them) and returns what the winner receives, sticks included: pao
+    /// through [`Game::pay_with_pao`], a ron from the discarder, a tsumo from everyone.
+    fn pay_win(
+        &self,
+        d: &mut [i32; 4],
+        winner: u8,
+        from: Option<u8>,
+        liable: Option<u8>,
+        sc: &Score,
+        honba: u8,
+    ) -> i32 {
+        let p = sc.payment;
+        let wi = winner as usize;
+        match (from, liable) {
+            (_, Some(l)) => {
+                self.pay_with_pao(d, winner, from, l, sc, honba) as i32 + p.riichi_sticks as i32
+            }
+            (Some(f), None) => {
+                add(d, f as usize, -(p.from_discarder as i32));
+                add(d, wi, p.from_discarder as i32);
+                p.total as i32
+            }
+            (None, None) => {
+                for payer in (0..self.rules.players as usize).filter(|&x| x != wi) {
+                    let amount = if payer == self.dealer as usize {
+                        p.from_dealer
+                    } else {
+                        p.from_each_non_dealer
+                    } as i32;
+                    add(d, payer, -amount);
+                    add(d, wi, amount);
+                }
+                p.total as i32
+            }
+        }
+    }
+
+    /// The shape (regular, seven pairs, thirteen orphans) of `winner`'s hand won on
+    /// `tile`.
+    fn win_shape(&self, winner: u8, tile: Tile, from: Option<u8>) -> WinShape {
+        self.hands
+            .get(winner as usize)
+            .and_then(|h| {
+                let mut c = *h;
+                if from.is_some() {
+                    *c.get_mut(tile.index())? += 1;
+                }
+                score_win(&self.rules, &c, self.melds(winner), from.is_none())
+            })
+            .map_or(WinShape::Regular, |v| v.shape)
     }
 
     /// Adds to `d` the payments of `winner`'s win scored `sc` when `liable` is liable
