@@ -4,6 +4,8 @@ use std::cell::RefCell;
 use std::ffi::c_char;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use inference::panic_message;
+
 use crate::util;
 
 /// The result of every fallible function. The numeric values are part of the ABI: they
@@ -140,16 +142,6 @@ pub(crate) fn last_error() -> String {
     LAST_ERROR
         .try_with(|cell| cell.try_borrow().map(|s| s.clone()).unwrap_or_default())
         .unwrap_or_default()
-}
-
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic payload".to_string()
-    }
 }
 
 /// The panic boundary of every fallible export: runs `body`, turns an `Err` into its

@@ -28,8 +28,8 @@ use host_trainer::train::config::TrainConfig;
 use host_trainer::train::opponents::OpponentMix;
 use host_trainer::train::remote::capacity;
 use host_trainer::train::run::model_config;
-use host_trainer::train::selfplay::{run_worker, TrajectoryBatch, WorkerLinks};
-use host_trainer::train::workers::worker_setup;
+use host_trainer::train::selfplay::TrajectoryBatch;
+use host_trainer::train::workers::{spawn_selfplay, worker_setup};
 
 use crate::worker_replay::{emulate, samples_in, Recorder, Recording, NO_VERSION};
 
@@ -229,23 +229,22 @@ fn start_players(
         version,
     };
     for t in 0..args.threads {
-        let (ptx, prx) = mpsc::channel();
-        players.params.push(ptx);
         // Seeds differ across machines (the name) and sessions (the resumes).
         let seed = Rng::derive_seed(
             cfg.seed ^ name_hash(name),
             2_000_000 + t as u64 + 1_000 * resumes,
         );
         let setup = worker_setup(cfg, rules, model, opponents, t as u32, seed);
-        let links = WorkerLinks {
-            params: prx,
-            out: tx.clone(),
-            stop: stop.clone(),
-            pause: pause.clone(),
-        };
-        players
-            .threads
-            .push(std::thread::spawn(move || run_worker(setup, links)));
+        let (ptx, thread) = spawn_selfplay(
+            format!("player-{t}"),
+            setup,
+            tx.clone(),
+            stop,
+            &pause,
+            |_| {},
+        )?;
+        players.params.push(ptx);
+        players.threads.push(thread);
     }
     Ok(players)
 }

@@ -15,7 +15,7 @@ use engine::tile::{Tile, NUM_TILE_TYPES};
 use serde::Serialize;
 use tract_onnx::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{panic_message, Error, Result};
 use crate::legal::legal_actions;
 use crate::plain::{probe_input, PlainForward};
 use crate::reference::masked_softmax;
@@ -411,7 +411,9 @@ impl Advisor {
             ))
         };
         let (logits, values) = catch_unwind(AssertUnwindSafe(run))
-            .map_err(|_| Error::Inference("tract panicked".into()))?
+            .map_err(|p| {
+                Error::Inference(format!("tract panicked: {}", panic_message(p.as_ref())))
+            })?
             .map_err(|e| Error::Inference(format!("{e:#}")))?;
         if logits.len() != b * model.encoding.policy_actions() || values.len() != b {
             return Err(Error::Inference(format!(

@@ -82,3 +82,16 @@ impl Error {
 
 /// Result with the crate's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The text of a panic payload: `panic!` with a literal or a formatted message, else
+/// "unknown panic payload". Shared by every panic boundary (the C ABI, the trainer's
+/// self-play threads, tract calls here).
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_string()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic payload".to_string()
+    }
+}

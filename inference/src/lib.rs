@@ -32,7 +32,7 @@ pub mod sidecar;
 pub mod weights;
 
 pub use advisor::{Advice, Advisor, DiscardFacts, PolicySource, RankedAction};
-pub use error::{Error, Result};
+pub use error::{panic_message, Error, Result};
 pub use reference::masked_softmax;
 pub use sidecar::Sidecar;
 pub use weights::{ModelConfig, Tensor, Weights, ABSENT_LOGIT};

@@ -83,10 +83,13 @@ def test_bad_input_is_a_clear_error():
 
 
 def test_real_logs():
-    """Every real log of the corpus (Tenhou JSON and mjlog XML, 3p and 4p, Tenhou and
-    Mahjong Soul) gives decisions whose logged action is legal."""
+    """Real logs of the corpus (Tenhou JSON and mjlog XML, 3p and 4p, Tenhou and
+    Mahjong Soul) give decisions whose logged action is legal: every file of the small
+    folders and every tenth of the large one (the Rust test replays all of them)."""
     files = sorted(p for p in CORPUS.rglob("*") if p.suffix in (".json", ".mjlog"))
-    assert len(files) >= 100
+    assert len(files) >= 1_100
+    large = [p for p in files if p.parent.name == "Agony5757__mahjong"]
+    files = [p for p in files if p not in large] + large[::10]
     decisions = 0
     for p in files:
         d = mj.read_log(p)

@@ -14,6 +14,7 @@ use engine::game::NUM_ACTIONS;
 use engine::rng::Rng;
 use engine::tile::NUM_TILE_TYPES;
 use engine::Rules;
+use inference::panic_message;
 use tch::nn::VarStore;
 
 use super::config::{Guidance, Teacher, TrainConfig};
@@ -94,6 +95,45 @@ pub struct Collected {
     pub segments: Vec<(usize, usize, f32)>,
 }
 
+/// Where a self-play thread receives its parameter snapshots (postcard bytes).
+pub type ParamSender = Sender<Arc<Vec<u8>>>;
+
+/// Starts one self-play thread named `name`: it plays `setup` (waiting for its first
+/// parameter push) until `stop`, its batches into `out`; a panic becomes an error, and
+/// `on_error` sees any error before the thread ends. Returns the sender of its
+/// parameter pushes and its handle. The trainer's local workers and `host-trainer
+/// worker`'s threads both start here.
+pub fn spawn_selfplay(
+    name: String,
+    setup: WorkerSetup,
+    out: mpsc::SyncSender<Vec<u8>>,
+    stop: &Arc<AtomicBool>,
+    pause: &Arc<AtomicBool>,
+    on_error: impl FnOnce(&anyhow::Error) + Send + 'static,
+) -> Result<(ParamSender, JoinHandle<Result<()>>)> {
+    let (ptx, prx) = mpsc::channel::<Arc<Vec<u8>>>();
+    let links = WorkerLinks {
+        params: prx,
+        out,
+        stop: stop.clone(),
+        pause: pause.clone(),
+    };
+    let handle = std::thread::Builder::new()
+        .name(name)
+        .spawn(move || {
+            let result = catch_unwind(AssertUnwindSafe(|| run_worker(setup, links)))
+                .unwrap_or_else(|panic| {
+                    Err(anyhow!("panicked: {}", panic_message(panic.as_ref())))
+                });
+            if let Err(e) = &result {
+                on_error(e);
+            }
+            result
+        })
+        .context("spawning a self-play thread")?;
+    Ok((ptx, handle))
+}
+
 impl Workers {
     /// Starts `cfg.workers` threads (0 = half the cores, at least one); each waits for the first
     /// parameter push. `resumes` separates the seeds of a resumed session's workers.
@@ -119,34 +159,23 @@ impl Workers {
         let mut handles = Vec::new();
         let failures = Arc::new(Mutex::new(Vec::new()));
         for w in 0..count {
-            let (ptx, prx) = mpsc::channel::<Arc<Vec<u8>>>();
-            params.push(ptx);
             let seed = Rng::derive_seed(cfg.seed, 1_000 + w as u64 + 1_000 * resumes);
             let setup = worker_setup(cfg, rules, model, opponents, w as u32, seed);
-            let links = WorkerLinks {
-                params: prx,
-                out: tx.clone(),
-                stop: stop.clone(),
-                pause: pause.clone(),
-            };
             let failed = failures.clone();
-            handles.push(
-                std::thread::Builder::new()
-                    .name(format!("selfplay-{w}"))
-                    .spawn(move || {
-                        let result = catch_unwind(AssertUnwindSafe(|| run_worker(setup, links)))
-                            .unwrap_or_else(|panic| {
-                                Err(anyhow!("panicked: {}", panic_message(panic.as_ref())))
-                            });
-                        if let Err(e) = &result {
-                            if let Ok(mut f) = failed.lock() {
-                                f.push(format!("worker {w}: {e:#}"));
-                            }
-                        }
-                        result
-                    })
-                    .context("spawning a worker")?,
-            );
+            let (ptx, handle) = spawn_selfplay(
+                format!("selfplay-{w}"),
+                setup,
+                tx.clone(),
+                &stop,
+                &pause,
+                move |e| {
+                    if let Ok(mut f) = failed.lock() {
+                        f.push(format!("worker {w}: {e:#}"));
+                    }
+                },
+            )?;
+            params.push(ptx);
+            handles.push(handle);
         }
         #[cfg(feature = "distributed")]
         let remote = match &cfg.broker {
@@ -277,17 +306,6 @@ impl Workers {
             Some(e) => Err(e.context("self-play worker failed")),
             None => Ok(()),
         }
-    }
-}
-
-/// The text of a panic payload (`panic!` with a literal or a formatted message).
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "(no message)".into()
     }
 }
 
