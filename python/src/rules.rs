@@ -10,26 +10,21 @@ use pyo3::types::PyString;
 
 use crate::errors::{IllegalActionError, RulesError};
 
-/// Every preset name `Game(rules=…)` accepts, canonical names first.
-pub const PRESET_NAMES: [&str; 2] = ["sanma", "four-player"];
-
-/// The rules of a preset name (`sanma`, `3p`, `four-player`, `4p`, `yonma`).
+/// The rules of a preset name: every one of [`Rules::PRESET_NAMES`] (the simple
+/// `sanma` and `four-player`, also `3p`, `4p`, `yonma`; the riichi `tenhou-*` and
+/// `majsoul-*`).
 pub fn preset(name: &str) -> PyResult<Rules> {
     Rules::preset(name).ok_or_else(|| {
         RulesError::new_err(format!(
             "unknown rules preset {name:?} (known: {})",
-            PRESET_NAMES.join(", ")
+            Rules::PRESET_NAMES.join(", ")
         ))
     })
 }
 
 /// The canonical name of a preset's rules, or `custom`.
 pub fn preset_name(rules: &Rules) -> &'static str {
-    PRESET_NAMES
-        .iter()
-        .copied()
-        .find(|n| Rules::preset(n).as_ref() == Some(rules))
-        .unwrap_or("custom")
+    rules.preset_name().unwrap_or("custom")
 }
 
 /// An action from its index (`int`) or its name (`"discard 5p"`, `"pon"`, …).
@@ -138,7 +133,7 @@ fn observation_bounds(
 /// The canonical preset names.
 #[pyfunction]
 fn presets() -> Vec<&'static str> {
-    PRESET_NAMES.to_vec()
+    Rules::PRESET_NAMES.to_vec()
 }
 
 /// Adds the functions to the module.

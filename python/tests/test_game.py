@@ -253,3 +253,25 @@ def test_readme_python_example_runs():
     assert blocks, "README has no python block"
     for code in blocks:
         exec(compile(code, "README.md", "exec"), {})
+
+
+@pytest.mark.parametrize("rules", mj.presets())
+def test_every_preset_plays_a_whole_game_and_keeps_its_name(rules):
+    """Every engine preset, the riichi ones (Tenhou, Mahjong Soul) included, plays a
+    whole game of efficiency bots with every action legal, and reports its own name."""
+    g = mj.Game(rules, seed=3)
+    assert g.rules == rules
+    start = sum(g.scores)
+    steps = play_out(g, [mj.Bot("eff")] * g.players)
+    assert steps > 50 and g.phase == "game_over"
+    # Points are conserved but for riichi deposits (1 000 each) left on the table.
+    left = start - sum(g.scores)
+    assert left >= 0 and left % 1000 == 0
+
+
+def test_presets_lists_every_engine_preset():
+    names = mj.presets()
+    assert names[:2] == ["sanma", "four-player"]
+    assert {"tenhou-4p", "tenhou-sanma", "majsoul-4p", "majsoul-sanma-east"} <= set(names)
+    with pytest.raises(mj.RulesError, match="majsoul-4p"):
+        mj.Game("mahjong-soul")
