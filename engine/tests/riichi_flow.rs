@@ -1083,3 +1083,83 @@ fn triple_ron_wins_on_mahjong_soul() {
     assert!(r.deltas[0] < 0 && r.deltas[1..].iter().all(|&d| d > 0));
     assert_eq!(r.deltas.iter().sum::<i32>(), 0);
 }
+
+/// Sanma: seat 0 (dealer) holds a north, seat 1 is seven-pairs tenpai on the north.
+fn kita_into_seven_pairs(rules: Rules) -> Game {
+    setup(
+        rules,
+        RiichiSetup {
+            hands: &[
+                "123p456p789p112s4z",
+                "11p99p22s88s33p66p4z",
+                "9m13579p3579s246z",
+            ],
+            live: "3s",
+            rinshan: "4s",
+            dora: "7z",
+            ..Default::default()
+        },
+    )
+}
+
+/// Tenhou's and Mahjong Soul's sanma both let a player ron another's kita (real logs:
+/// six Tenhou 鳳凰卓 games in `tests/data/real-logs/Agony5757__mahjong`); the win is not
+/// robbing a kan (no chankan), the kita-er pays, and a pass is furiten.
+#[test]
+fn a_kita_can_be_won_on_without_chankan() {
+    for rules in [Rules::tenhou_sanma(), Rules::majsoul_sanma()] {
+        let mut g = kita_into_seven_pairs(rules);
+        apply(&mut g, 0, Action::Kita);
+        assert_eq!(g.phase(), Phase::Claim);
+        assert_eq!(g.seats_to_act().as_slice(), &[1]);
+        assert_eq!(
+            g.legal_actions(1).iter().collect::<Vec<_>>(),
+            vec![Action::Pass, Action::Ron]
+        );
+        let obs = g.observation(1).unwrap();
+        let pending = obs.pending.unwrap();
+        assert!(pending.kita && !pending.added_kan && !pending.is_discard());
+        assert_eq!((pending.tile, pending.from), (t("4z"), 0));
+        assert_eq!(obs.riichi.as_ref().unwrap().kita[0], 1);
+        // The window's world, dealt from the observation alone, offers the same.
+        let world = Game::from_observation(&obs, None, &mut engine::rng::Rng::new(5)).unwrap();
+        assert_eq!(world.legal_actions(1), g.legal_actions(1));
+        let mut won = g.clone();
+        apply(&mut won, 1, Action::Ron);
+        let r = won.riichi_result().unwrap();
+        assert_eq!(r.wins[0].from, Some(0));
+        let y = yaku(&won, 0);
+        assert!(
+            y.contains(&Yaku::Chiitoitsu) && !y.contains(&Yaku::Chankan),
+            "{y:?}"
+        );
+        assert!(r.deltas[0] < 0 && r.deltas[0] == -r.deltas[1] && r.deltas[2] == 0);
+        // Passed: the replacement draw follows, and the pass is furiten.
+        apply(&mut g, 1, Action::Pass);
+        assert_eq!(g.phase(), Phase::Turn);
+        assert_eq!((g.turn(), g.drawn()), (0, Some(t("4s"))));
+        assert!(g.observation(1).unwrap().riichi.unwrap().furiten);
+    }
+}
+
+/// No window when nobody can win on the north: the replacement draw comes at once.
+#[test]
+fn a_kita_nobody_can_win_on_opens_no_window() {
+    let mut g = setup(
+        Rules::tenhou_sanma(),
+        RiichiSetup {
+            hands: &[
+                "123p456p789p112s4z",
+                "11p99p22s88s33p66p6z",
+                "9m13579p3579s246z",
+            ],
+            live: "3s",
+            rinshan: "4s",
+            dora: "7z",
+            ..Default::default()
+        },
+    );
+    apply(&mut g, 0, Action::Kita);
+    assert_eq!((g.phase(), g.drawn()), (Phase::Turn, Some(t("4s"))));
+    assert!(!g.observation(1).unwrap().riichi.unwrap().furiten);
+}

@@ -626,7 +626,8 @@ typedef struct mj_observation {
      */
     uint8_t pending_from;
     /**
-     * Whether the pending tile is an added-kan tile (only ron may claim it).
+     * Whether only ron may claim the pending tile: the tile of a kan being robbed (an
+     * added kan) or a north just set aside as kita (three-player riichi).
      */
     bool pending_added_kan;
     /**

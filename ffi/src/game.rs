@@ -122,7 +122,8 @@ pub struct mj_observation {
     pub pending_tile: u8,
     /// The seat that discarded it (or added it to a pon), or `MJ_NONE`.
     pub pending_from: u8,
-    /// Whether the pending tile is an added-kan tile (only ron may claim it).
+    /// Whether only ron may claim the pending tile: the tile of a kan being robbed (an
+    /// added kan) or a north just set aside as kita (three-player riichi).
     pub pending_added_kan: bool,
     /// Number of melds of each seat.
     pub meld_counts: [u8; MJ_MAX_PLAYERS],
@@ -485,7 +486,7 @@ pub(crate) fn observation_of(g: &Game, seat: u8) -> Result<mj_observation, Error
         has_pending: o.pending.is_some(),
         pending_tile: o.pending.map_or(MJ_NONE, |p| p.tile.as_u8()),
         pending_from: o.pending.map_or(MJ_NONE, |p| p.from),
-        pending_added_kan: o.pending.is_some_and(|p| p.added_kan),
+        pending_added_kan: o.pending.is_some_and(|p| !p.is_discard()),
         meld_counts: [0; MJ_MAX_PLAYERS],
         melds: [[mj_meld::default(); MJ_MAX_MELDS]; MJ_MAX_PLAYERS],
         discard_counts: [0; MJ_MAX_PLAYERS],

@@ -74,7 +74,7 @@ pub fn legal_actions(obs: &Observation) -> Vec<Action> {
                 claims.push(Action::Ron);
             }
             let live = obs.live_wall > 0;
-            if !p.added_kan && live && melds.len() < 4 {
+            if p.is_discard() && live && melds.len() < 4 {
                 let c = held(p.tile);
                 if c >= 2 {
                     claims.push(Action::Pon);

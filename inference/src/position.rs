@@ -418,6 +418,7 @@ impl Position {
             tile,
             from: c.from,
             added_kan: c.added_kan,
+            kita: false,
         }))
     }
 

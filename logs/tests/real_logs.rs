@@ -4,7 +4,7 @@
 //! class of failure this reader once had (issue 32: call letters in the middle and last
 //! places, three-player calls across the empty fourth seat, double ron, nine terminals,
 //! exhaustive draws, red fives inside calls, thirteen orphans robbing a closed kan under
-//! Mahjong Soul's rules).
+//! Mahjong Soul's rules, a ron on another player's kita).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,6 +74,12 @@ fn classes(path: &Path, log: &GameLog) -> Vec<&'static str> {
         if robbed_closed_kan {
             c.push("thirteen orphans robs a closed kan (Mahjong Soul)");
         }
+        let ron_on_kita = k.steps.windows(2).any(|w| {
+            matches!((&w[0], &w[1]), (Step::Kita { seat }, Step::Ron { from, .. }) if seat == from)
+        });
+        if ron_on_kita {
+            c.push("ron on a kita");
+        }
         if k.steps.iter().any(|s| {
             matches!(
                 s,
@@ -107,7 +113,7 @@ fn classes(path: &Path, log: &GameLog) -> Vec<&'static str> {
 fn every_real_log_replays_exactly_and_every_failure_class_is_covered() {
     let dir = corpus();
     let files = expand(std::slice::from_ref(&dir)).unwrap();
-    assert!(files.len() >= 1_100, "{} logs", files.len());
+    assert!(files.len() >= 1_110, "{} logs", files.len());
     let provenance = std::fs::read_to_string(dir.join("PROVENANCE.tsv")).unwrap();
     let listed: Vec<&str> = provenance
         .lines()
@@ -170,6 +176,7 @@ fn every_real_log_replays_exactly_and_every_failure_class_is_covered() {
         "four-player exhaustive draw",
         "thirteen orphans robs a closed kan (Mahjong Soul)",
         "Mahjong Soul rules from rule.disp",
+        "ron on a kita",
         "mjlog chi",
         "three-player",
         "four-player",

@@ -167,6 +167,7 @@ pub fn observation<'py>(py: Python<'py>, o: &Observation) -> PyResult<Bound<'py,
             pd.set_item("tile", p.tile.to_string())?;
             pd.set_item("from", p.from)?;
             pd.set_item("added_kan", p.added_kan)?;
+            pd.set_item("kita", p.kita)?;
             Some(pd)
         }
         None => None,

@@ -115,7 +115,7 @@ pub(super) fn read(obs: &Observation, seat: usize, start: usize) -> History {
     }
     let pending_seq = obs
         .pending
-        .filter(|p| obs.phase == Phase::Claim && !p.added_kan)
+        .filter(|p| obs.phase == Phase::Claim && p.is_discard())
         .and_then(|p| obs.discards.get(p.from as usize)?.last().map(|d| d.seq));
     let players = obs.rules.players as usize;
     let first = (start + 1).saturating_sub(HISTORY_CAP + 1);

@@ -297,7 +297,7 @@ fn revealed(obs: &Observation, seat: usize, size: u8) -> Revealed {
     // The discard a claim window is open on has not been answered yet.
     let pending_seq = obs
         .pending
-        .filter(|p| obs.phase == Phase::Claim && !p.added_kan)
+        .filter(|p| obs.phase == Phase::Claim && p.is_discard())
         .and_then(|p| rows.get(p.from as usize)?.last().map(|d| d.seq));
     let (mut passed, mut passed_unclaimed, mut passed_chi) = (0u64, 0u64, 0u64);
     let players = rules.players as usize;

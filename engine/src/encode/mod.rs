@@ -60,7 +60,7 @@
 //! | 9 | [`gf::HAND_PROGRESS`] | hand number / hands per game, clamped to `[0, 1]` |
 //! | 10 | [`gf::PHASE_TURN`] | 1 in a turn phase |
 //! | 11 | [`gf::PHASE_CLAIM`] | 1 in a claim window |
-//! | 12 | [`gf::ROBBING`] | 1 if the claim window is on an added-kan tile (only ron) |
+//! | 12 | [`gf::ROBBING`] | 1 if the claim window is on a tile that only ron may take: of a kan being robbed, or a kita |
 //! | 13 | [`gf::MY_TURN`] | 1 if the observer is on turn in a turn phase |
 //! | 14..18 | [`gf::PENDING_FROM`] | one-hot relative seat of the claimable tile's discarder |
 //! | 18 | [`gf::OWN_MELDS`] | own melds / 4 |
@@ -463,7 +463,7 @@ fn fill_global(obs: &Observation, out: &mut Rows) {
     let my_turn = turn && obs.turn == obs.seat;
     out.set(g, gf::MY_TURN, my_turn as u8 as f32);
     if let Some(p) = obs.pending {
-        out.set(g, gf::ROBBING, p.added_kan as u8 as f32);
+        out.set(g, gf::ROBBING, (p.added_kan || p.kita) as u8 as f32);
         out.set(
             g,
             gf::PENDING_FROM + relative(obs, p.from as usize % players),

@@ -7,6 +7,7 @@
 use super::action::Action;
 use super::error::RuleError;
 use super::event::{Event, Events, HandEndKind, HandResult};
+use super::legal::Window;
 use super::meld::{Discard, Meld, MeldKind};
 use super::riichi::legal::NORTH;
 use super::riichi::DrawKind;
@@ -161,15 +162,33 @@ impl Game {
                 self.open_claim(t, seat, false, ev);
             }
             Action::Kita => {
+                self.drawn = None;
                 if let Some(north) = Tile::new(NORTH) {
                     self.take_tiles(seat, north, 1);
                     if let Some(k) = self.rh.kita.get_mut(seat as usize) {
                         *k += 1;
                     }
                     self.show(north);
+                    // Another seat may ron the north (Tenhou and Mahjong Soul; no
+                    // chankan). Ippatsu holds until the window closes unanswered.
+                    let (options, any) = self.claim_options(north, seat, Window::Kita);
+                    if any {
+                        self.rh.calls = true;
+                        self.rh.red_claim = false;
+                        self.claim = Claim {
+                            tile: north,
+                            from: seat,
+                            robbing: false,
+                            kita: true,
+                            options,
+                            answers: [None; MAX_PLAYERS],
+                        };
+                        self.turn = seat;
+                        self.phase = Phase::Claim;
+                        return;
+                    }
                 }
                 self.interrupt();
-                self.drawn = None;
                 self.replacement(seat, ev);
             }
             Action::NineTerminals => self.abort(DrawKind::NineTerminals, ev),
@@ -180,7 +199,7 @@ impl Game {
             }
             Action::ClosedKan(t) => {
                 let robbable = self.rules.riichi.is_some_and(|r| r.kokushi_robs_closed_kan)
-                    && self.claim_options(t, seat, true).1;
+                    && self.claim_options(t, seat, Window::RobKan).1;
                 self.drawn = None;
                 if robbable {
                     // The window holds one of the four tiles (never a red five: an
@@ -208,7 +227,12 @@ impl Game {
 
     /// Opens a claim window on `tile`, or moves on when nobody can claim it.
     fn open_claim(&mut self, tile: Tile, from: u8, robbing: bool, ev: &mut Events) {
-        let (options, any) = self.claim_options(tile, from, robbing);
+        let window = if robbing {
+            Window::RobKan
+        } else {
+            Window::Discard
+        };
+        let (options, any) = self.claim_options(tile, from, window);
         debug_assert_eq!(any, options.iter().any(|o| o.any()));
         // A robbable added-kan tile is in the open while its window is open.
         if self.claim.robbing {
@@ -221,6 +245,7 @@ impl Game {
             tile,
             from,
             robbing,
+            kita: false,
             options,
             answers: [None; MAX_PLAYERS],
         };
@@ -239,6 +264,15 @@ impl Game {
         let riichi = self.rules.is_riichi();
         if riichi {
             self.mark_missed_wins(0);
+        }
+        // A kita nobody won on: the declarer draws its replacement tile.
+        if self.claim.kita {
+            self.claim.kita = false;
+            self.interrupt();
+            self.phase = Phase::Turn;
+            self.turn = from;
+            self.replacement(from, ev);
+            return;
         }
         if self.claim.robbing {
             if self.has_pon(from, tile) {
@@ -431,7 +465,7 @@ impl Game {
         }
         if self.rules.is_riichi() {
             self.mark_missed_wins(0);
-            if !self.claim.robbing && self.discard_passed(ev) {
+            if !self.claim.robbing && !self.claim.kita && self.discard_passed(ev) {
                 return;
             }
         }

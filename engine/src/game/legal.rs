@@ -245,14 +245,16 @@ impl Game {
             .is_some_and(|ms| ms.iter().any(|m| m.kind == MeldKind::Pon && m.tile == t))
     }
 
-    /// The claims every seat may make on `tile` discarded (or added to a pon when
-    /// `robbing`) by `from`, and whether any seat may claim.
+    /// The claims every seat may make on `tile` set out by `from` (discarded, added to
+    /// a pon or declared as a kan when `window` robs a kan, set aside as kita), and
+    /// whether any seat may claim.
     pub(crate) fn claim_options(
         &self,
         tile: Tile,
         from: u8,
-        robbing: bool,
+        window: Window,
     ) -> ([ClaimOptions; MAX_PLAYERS], bool) {
+        let robbing = window == Window::RobKan;
         let mut opts = [ClaimOptions::default(); MAX_PLAYERS];
         let mut any = false;
         let n = self.rules.players;
@@ -293,7 +295,11 @@ impl Game {
                 }
                 any |= o.ron;
             }
-            if robbing || !live || melds.is_full() || (riichi && self.in_riichi(seat)) {
+            if window != Window::Discard
+                || !live
+                || melds.is_full()
+                || (riichi && self.in_riichi(seat))
+            {
                 continue;
             }
             o.pon = c >= 2;
@@ -351,6 +357,31 @@ fn push_each(out: &mut LegalActions, mut mask: u64, make: fn(Tile) -> Action) {
         mask &= mask - 1;
         if let Some(t) = Tile::new(i) {
             out.push(make(t));
+        }
+    }
+}
+
+/// What a claim window is open on: which claims it allows and how a win on it scores.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Window {
+    /// A discard: ron, pon, open kan, chi.
+    Discard,
+    /// The tile of an added kan (or, where thirteen orphans may rob it, a closed kan):
+    /// ron only, with the robbing-a-kan yaku (chankan).
+    RobKan,
+    /// A north set aside as kita: ron only, no chankan.
+    Kita,
+}
+
+impl Window {
+    /// The window of a pending tile.
+    pub(crate) const fn of(added_kan: bool, kita: bool) -> Window {
+        if kita {
+            Window::Kita
+        } else if added_kan {
+            Window::RobKan
+        } else {
+            Window::Discard
         }
     }
 }

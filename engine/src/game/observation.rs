@@ -23,6 +23,19 @@ pub struct PendingClaim {
     /// then `from` holds no pon of `tile`, and the other three tiles stay in its hand
     /// until the kan is made).
     pub added_kan: bool,
+    /// Whether it is a north `from` just set aside as kita (three-player riichi): only
+    /// ron may claim it, without the robbing-a-kan yaku; Tenhou and Mahjong Soul both
+    /// allow it. The tile is in `from`'s kita count, not in its discards.
+    #[serde(default)]
+    pub kita: bool,
+}
+
+impl PendingClaim {
+    /// Whether the tile is a discard (the last of `from`'s row), not the tile of a kan
+    /// being robbed or a kita.
+    pub const fn is_discard(&self) -> bool {
+        !self.added_kan && !self.kita
+    }
 }
 
 /// The view of one seat. Seats are absolute (0-based); `seat` is the observer.
@@ -219,6 +232,7 @@ impl Game {
             tile: self.claim.tile,
             from: self.claim.from,
             added_kan: self.claim.robbing,
+            kita: self.claim.kita,
         })
     }
 

@@ -67,6 +67,9 @@ pub(crate) struct Claim {
     pub from: u8,
     /// True when the tile is an added-kan tile (only ron is possible).
     pub robbing: bool,
+    /// True when the tile is a north just set aside as kita (only ron is possible, and
+    /// it is not robbing a kan: no chankan).
+    pub kita: bool,
     pub options: [ClaimOptions; MAX_PLAYERS],
     pub answers: [Option<Action>; MAX_PLAYERS],
 }
@@ -77,6 +80,7 @@ impl Claim {
             tile: Tile::EAST,
             from: 0,
             robbing: false,
+            kita: false,
             options: [ClaimOptions {
                 ron: false,
                 pon: false,

@@ -34,6 +34,7 @@ mod riichi;
 
 use super::error::RuleError;
 use super::invariants::check_invariants;
+use super::legal::Window;
 use super::meld::MeldKind;
 use super::observation::Observation;
 use super::state::{Claim, Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS, MAX_WALL};
@@ -359,7 +360,7 @@ impl Game {
                 if p.from != obs.turn || p.from == obs.seat || obs.drawn.is_some() {
                     return Err(RuleError::BadSetup);
                 }
-                if !p.added_kan
+                if p.is_discard()
                     && self
                         .discards
                         .get(p.from as usize)
@@ -373,11 +374,20 @@ impl Game {
                 if p.added_kan && !self.has_pon(p.from, p.tile) {
                     return Err(RuleError::BadSetup);
                 }
-                let (options, _) = self.claim_options(p.tile, p.from, p.added_kan);
+                // A kita window: the north is in the declarer's kita count.
+                let north = Tile::new(super::riichi::legal::NORTH);
+                if p.kita
+                    && (Some(p.tile) != north || self.rh.kita.get(p.from as usize) == Some(&0))
+                {
+                    return Err(RuleError::BadSetup);
+                }
+                let window = Window::of(p.added_kan, p.kita);
+                let (options, _) = self.claim_options(p.tile, p.from, window);
                 self.claim = Claim {
                     tile: p.tile,
                     from: p.from,
-                    robbing: p.added_kan,
+                    robbing: p.added_kan && !p.kita,
+                    kita: p.kita,
                     options,
                     answers: [None; MAX_PLAYERS],
                 };

@@ -200,7 +200,7 @@ impl Game {
                 *d = row.iter().fold(0, |m, d| m | 1u64 << d.tile.index());
             }
         }
-        if let Some(p) = obs.pending.filter(|p| !p.added_kan) {
+        if let Some(p) = obs.pending.filter(|p| p.is_discard()) {
             let from = p.from as usize;
             let last = self
                 .discards
@@ -295,7 +295,7 @@ impl Game {
     fn restore_furiten(&mut self, obs: &Observation, view: &RiichiView) {
         let pending = obs
             .pending
-            .filter(|p| !p.added_kan)
+            .filter(|p| p.is_discard())
             .and_then(|p| obs.discards.get(p.from as usize)?.last().map(|d| d.seq));
         for s in 0..self.rules.players as usize {
             let mut hand = self.hands[s];

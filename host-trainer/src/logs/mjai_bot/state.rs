@@ -271,7 +271,10 @@ impl HandView {
                 self.riichi_furiten = true;
             }
         }
-        self.pending = None;
+        // A kita window ends ippatsu only now (the engine keeps it for a ron on it).
+        if self.pending.take().is_some_and(|(p, _)| p.kita) {
+            self.interrupt();
+        }
         if let Some((s, t)) = self.robbing.take() {
             self.complete_added_kan(s, t);
         }
@@ -367,11 +370,13 @@ impl HandView {
         }
         self.ippatsu[s] = riichi;
         self.drawn = None;
-        self.open_window(actor, tile, false);
+        self.open_window(actor, tile, false, false);
         Ok(())
     }
 
-    fn open_window(&mut self, from: u8, tile: LogTile, added_kan: bool) {
+    /// A claim window on `tile` from `from`: a discard, the tile of a kan being robbed
+    /// (`added_kan`) or a north set aside (`kita`; only ron, no chankan).
+    fn open_window(&mut self, from: u8, tile: LogTile, added_kan: bool, kita: bool) {
         self.phase = Phase::Claim;
         self.turn = from;
         self.pending = Some((
@@ -379,6 +384,7 @@ impl HandView {
                 tile: tile.tile,
                 from,
                 added_kan,
+                kita,
             },
             tile,
         ));
@@ -521,7 +527,7 @@ impl HandView {
         self.replacement_next[s] = true;
         if self.rules.rob_kan {
             self.robbing = Some((actor, tile));
-            self.open_window(actor, tile, true);
+            self.open_window(actor, tile, true, false);
         } else {
             self.complete_added_kan(actor, tile);
         }
@@ -557,10 +563,19 @@ impl HandView {
             self.remove(LogTile::plain(north))?;
         }
         self.kita[actor as usize] += 1;
-        self.interrupt();
         self.drawn = None;
         self.replacement_next[actor as usize] = true;
         self.awaiting_draw = true;
+        // Another seat's north may be won on (Tenhou and Mahjong Soul): a window, closed
+        // by the replacement draw that follows when nobody takes it; ippatsu holds for
+        // a ron on it and ends when it closes.
+        if actor == self.seat {
+            self.interrupt();
+        } else {
+            self.calls = true;
+            let north = Tile::new(NORTH as u8).context("north")?;
+            self.open_window(actor, LogTile::plain(north), false, true);
+        }
         Ok(())
     }
 
