@@ -41,7 +41,8 @@
 //! - **menzen** (closed hand): no chi, pon or open kan; a closed kan keeps it closed.
 //! - **dora**: the tile after each **dora indicator** adds a han per copy held; **ura
 //!   dora** are the indicators under them, counted for riichi hands only; **aka dora**
-//!   are the red fives; **kita** (nukidora) are norths set aside in sanma, one han each.
+//!   are the red fives; **kita** (nukidora) are norths set aside in sanma, one han each
+//!   (another player may ron the north set aside, without chankan).
 //!   None of them is a yaku.
 //! - **honba**: the counter of repeated deals, worth extra points; **riichi sticks**: the
 //!   1000-point deposits on the table, taken by the winner.

@@ -550,3 +550,52 @@ fn an_opponent_in_riichi_is_dealt_and_answered() {
     let legal = host_trainer::logs::mjai_bot::answer::legal_actions(&obs).unwrap();
     assert!(!legal.is_empty());
 }
+
+/// Three-player: an opponent's `nukidora` opens a window on the north (Tenhou and
+/// Mahjong Soul let a player ron it); the bot, seven-pairs tenpai on the north, wins
+/// on it (`hora` targeting the kita-er), and passes when it cannot.
+#[test]
+fn a_kita_is_won_on_in_three_player() {
+    let sanma = |hand: [&str; 13]| {
+        vec![
+            json!({"type": "start_game", "id": 0, "names": ["a", "b", "c"]}),
+            json!({"type": "start_kyoku", "bakaze": "E", "dora_marker": "C", "kyoku": 2,
+                "honba": 0, "kyotaku": 0, "oya": 1, "scores": [35000, 35000, 35000],
+                "tehais": [hand, vec!["?"; 13], vec!["?"; 13]]}),
+            json!({"type": "tsumo", "actor": 1, "pai": "?"}),
+            json!({"type": "nukidora", "actor": 1, "pai": "N"}),
+        ]
+    };
+    let seven_pairs = [
+        "1p", "1p", "9p", "9p", "2s", "2s", "8s", "8s", "3p", "3p", "6p", "6p", "N",
+    ];
+    let mut b = bot(Rules::preset("tenhou-sanma").unwrap());
+    let mut last = Value::Null;
+    for l in sanma(seven_pairs) {
+        last = b.handle_line(&l.to_string()).unwrap().event;
+    }
+    assert_eq!(
+        (
+            last["type"].as_str(),
+            last["target"].as_u64(),
+            last["pai"].as_str()
+        ),
+        (Some("hora"), Some(1), Some("N")),
+        "{last}"
+    );
+    let obs = b.observation().unwrap().unwrap();
+    assert!(obs.pending.is_some_and(|p| p.kita && p.from == 1));
+    // Not waiting on the north: no win, the replacement draw closes the window.
+    let mut hand = seven_pairs;
+    hand[12] = "W";
+    let mut b = bot(Rules::preset("tenhou-sanma").unwrap());
+    for l in sanma(hand) {
+        last = b.handle_line(&l.to_string()).unwrap().event;
+    }
+    assert_eq!(last["type"], "none", "{last}");
+    let draw = json!({"type": "tsumo", "actor": 1, "pai": "?"});
+    assert_eq!(
+        b.handle_line(&draw.to_string()).unwrap().event["type"],
+        "none"
+    );
+}

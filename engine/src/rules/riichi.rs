@@ -30,8 +30,13 @@
 //!   last live tile), with a replacement draw from the dead wall; each is one han of
 //!   dora and counts as a north for the dora indicators. It breaks ippatsu and the first
 //!   uninterrupted go-around like a call (riichi.wiki, Ippatsu: "In sanma, the call for
-//!   kita also denies ippatsu"). A win on its replacement tile is rinshan kaihou. Ron
-//!   on a kita is not offered.
+//!   kita also denies ippatsu"), except for a ron on the kita itself: another player may
+//!   ron the north set aside (a claim window, ron only, no chankan; a pass is furiten),
+//!   with ippatsu kept until the window closes, as riichienv's sanma does ("MjSoul
+//!   awards ippatsu for ron on kita tiles"). Tenhou offers it too: six real 鳳凰卓 games
+//!   of `tests/data/real-logs` are won that way and replay exactly (none of them with
+//!   ippatsu at stake, so Tenhou's ippatsu there is assumed Mahjong Soul's). A win on its
+//!   replacement tile is rinshan kaihou.
 //! - **Kan dora**: a closed kan reveals its indicator at once; an open or added kan
 //!   reveals it when its declarer discards next (so a ron on that discard counts it, a
 //!   rinshan win before it does not).
@@ -240,9 +245,8 @@ impl RiichiRules {
     /// differences of [`RiichiRules::majsoul_4p`] that apply to three players (double
     /// yakuman, kokushi robs a closed kan, pao per yakuman; `riichienv` applies the same
     /// presets to sanma). Payments (35 000 start, 40 000 to end, tsumo loss, 2000 noten
-    /// total) and kita are Tenhou sanma's. Not modelled: a ron on another player's kita,
-    /// which Mahjong Soul allows (`riichienv`'s sanma: "MjSoul allows ron on kita tiles
-    /// but does not award chankan yaku"); no such claim is offered.
+    /// total) and kita (a ron on it included: `riichienv`'s sanma, "MjSoul allows ron
+    /// on kita tiles but does not award chankan yaku") are Tenhou sanma's.
     pub const fn majsoul_sanma() -> RiichiRules {
         let mut r = RiichiRules::tenhou_sanma();
         r.preset = Preset::MajsoulSanma;
