@@ -97,7 +97,11 @@ pub fn cause_class(message: &str) -> String {
         let place = head.starts_with("kyoku ")
             || head.starts_with("log[")
             || head.starts_with("line ")
-            || (head.starts_with("seat ") && head.contains(" entry "));
+            || (head.starts_with("seat ") && head.contains(" entry "))
+            // `seat 2: ron is illegal here`: the seat is a place too.
+            || head
+                .strip_prefix("seat ")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
         if !place {
             break;
         }
@@ -214,5 +218,10 @@ mod tests {
         assert_eq!(c, "the hand cannot be dealt");
         let c = cause_class("kyoku 6 (E4-3): result: expected win LogWin { seat: 0 }");
         assert_eq!(c, "result: expected win LogWin");
+        // Real logs once grouped as "seat 0", "seat 1", … (a ron on a kita, then unknown).
+        let c = cause_class(
+            "kyoku 10 (S3-2), step 92: seat 0: ron is illegal here (this seat has no decision pending; phase Turn)",
+        );
+        assert_eq!(c, "ron is illegal here");
     }
 }
