@@ -479,6 +479,61 @@ fn merge(
     Ok(cfg)
 }
 
+/// The settings a session takes from its own command line, never from a resumed run's
+/// `config.json`: the budgets, the device, the workers and broker, the learner threads,
+/// quiet. These two functions are the one list of them (`train --resume` copies them,
+/// the printed resume command writes them; a test round-trips every one).
+impl TrainConfig {
+    /// Copies the session settings of `cli` (this session's command line) onto `self`.
+    pub fn take_session_settings(&mut self, cli: &TrainConfig) {
+        self.max_updates = cli.max_updates;
+        self.max_minutes = cli.max_minutes;
+        self.device = cli.device;
+        self.workers = cli.workers;
+        self.broker = cli.broker.clone();
+        self.no_local_workers = cli.no_local_workers;
+        self.learner_threads = cli.learner_threads;
+        self.quiet = cli.quiet;
+    }
+
+    /// The session settings that differ from the defaults, as command-line arguments
+    /// (`["--max-updates", "5", "--device", "cpu", …]`).
+    pub fn session_args(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut put = |flag: &str, value: Option<String>| {
+            out.push(flag.to_string());
+            out.extend(value);
+        };
+        if self.max_updates > 0 {
+            put("--max-updates", Some(self.max_updates.to_string()));
+        }
+        if self.max_minutes > 0.0 {
+            put("--max-minutes", Some(self.max_minutes.to_string()));
+        }
+        match self.device {
+            DeviceChoice::Auto => {}
+            DeviceChoice::Cpu => put("--device", Some("cpu".into())),
+            DeviceChoice::Cuda => put("--device", Some("cuda".into())),
+        }
+        if self.workers > 0 {
+            put("--workers", Some(self.workers.to_string()));
+        }
+        if self.learner_threads > 0 {
+            put("--learner-threads", Some(self.learner_threads.to_string()));
+        }
+        if let Some(url) = &self.broker {
+            put("--broker", Some(url.clone()));
+        }
+        if self.no_local_workers {
+            put("--no-local-workers", None);
+        }
+        if self.quiet {
+            put("--quiet", None);
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -495,6 +550,40 @@ mod tests {
         let path = dir.join(name);
         std::fs::write(&path, text).unwrap();
         path
+    }
+
+    /// Every session setting survives `session_args` → the command line →
+    /// `take_session_settings`, so the two lists cannot drift apart.
+    #[test]
+    fn session_settings_round_trip_through_the_command_line() {
+        let cli = TrainConfig::parse_from([
+            "train",
+            "--max-updates",
+            "5",
+            "--max-minutes",
+            "2.5",
+            "--device",
+            "cpu",
+            "--workers",
+            "3",
+            "--learner-threads",
+            "2",
+            "--broker",
+            "nats://h:4222",
+            "--no-local-workers",
+            "--quiet",
+        ]);
+        let args = cli.session_args();
+        let mut argv = vec!["train".to_string()];
+        argv.extend(args.iter().cloned());
+        let back = TrainConfig::parse_from(&argv);
+        let mut taken = TrainConfig::parse_from(["train", "--seed", "9"]);
+        taken.take_session_settings(&back);
+        let mut expected = TrainConfig::parse_from(["train", "--seed", "9"]);
+        expected.take_session_settings(&cli);
+        assert_eq!(taken, expected);
+        assert_eq!(args.len(), 14, "{args:?}");
+        assert!(TrainConfig::parse_from(["train"]).session_args().is_empty());
     }
 
     #[test]

@@ -90,14 +90,7 @@ fn resume(cli: &TrainConfig, dir: &Path) -> Result<RunFolder> {
     }
     let mut info = info;
     let mut saved = info.config.clone();
-    saved.max_updates = cli.max_updates;
-    saved.max_minutes = cli.max_minutes;
-    saved.device = cli.device;
-    saved.workers = cli.workers;
-    saved.broker = cli.broker.clone();
-    saved.no_local_workers = cli.no_local_workers;
-    saved.learner_threads = cli.learner_threads;
-    saved.quiet = cli.quiet;
+    saved.take_session_settings(cli);
     let changed = apply_overrides(&mut saved, cli)?;
     let ck_path = dir.join(CHECKPOINT_FILE);
     // A run killed (SIGKILL, power loss) before its first checkpoint has none: it

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use anyhow::Result;
 
-use super::config::{DeviceChoice, TrainConfig};
+use super::config::TrainConfig;
 
 /// Exit status after a second SIGINT: the shell's 128 + signal number.
 pub const SECOND_SIGINT_STATUS: i32 = 130;
@@ -69,31 +69,6 @@ pub fn resume_command(exe: &str, cfg: &TrainConfig, run_dir: &Path) -> String {
         "--resume".to_string(),
         shell_quote(&run_dir.display().to_string()),
     ];
-    if cfg.max_updates > 0 {
-        parts.push(format!("--max-updates {}", cfg.max_updates));
-    }
-    if cfg.max_minutes > 0.0 {
-        parts.push(format!("--max-minutes {}", cfg.max_minutes));
-    }
-    match cfg.device {
-        DeviceChoice::Auto => {}
-        DeviceChoice::Cpu => parts.push("--device cpu".into()),
-        DeviceChoice::Cuda => parts.push("--device cuda".into()),
-    }
-    if cfg.workers > 0 {
-        parts.push(format!("--workers {}", cfg.workers));
-    }
-    if cfg.learner_threads > 0 {
-        parts.push(format!("--learner-threads {}", cfg.learner_threads));
-    }
-    if let Some(url) = &cfg.broker {
-        parts.push(format!("--broker {}", shell_quote(url)));
-    }
-    if cfg.no_local_workers {
-        parts.push("--no-local-workers".into());
-    }
-    if cfg.quiet {
-        parts.push("--quiet".into());
-    }
+    parts.extend(cfg.session_args().iter().map(|a| shell_quote(a)));
     parts.join(" ")
 }
