@@ -21,6 +21,8 @@ pub enum SeatArg {
     /// The efficiency bot.
     #[value(alias = "efficiency")]
     Eff,
+    /// The defending bot: efficiency with push or fold against threats.
+    Defend,
     /// The learned policy of `--model`.
     #[value(alias = "policy")]
     Model,
@@ -33,6 +35,7 @@ impl From<SeatArg> for BotSpec {
         match s {
             SeatArg::Random => BotSpec::Random,
             SeatArg::Eff => BotSpec::Efficiency,
+            SeatArg::Defend => BotSpec::Defend,
             SeatArg::Model => BotSpec::Custom,
             SeatArg::Search => BotSpec::Search,
         }

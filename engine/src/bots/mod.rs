@@ -5,10 +5,13 @@
 //! bot and (on the host) the learned policy, so the arena, the trainer's evaluation and
 //! the C ABI drive them all alike.
 
+pub mod danger;
+mod defend;
 mod efficiency;
 mod play;
 mod random;
 
+pub use defend::{costs as defend_costs, hand_value, win_chance, DefendBot, FOLD_LEAK, HORIZON};
 pub use efficiency::EfficiencyBot;
 pub use play::{play_hand, HandSummary, PlayError, SeatOutcome};
 pub use random::{RandomBot, DEFAULT_CALL_PROBABILITY};

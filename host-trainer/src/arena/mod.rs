@@ -17,7 +17,7 @@ pub mod stats;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::{bail, Context, Result};
-use engine::bots::{play_hand, Agent, EfficiencyBot, HandSummary, RandomBot};
+use engine::bots::{play_hand, Agent, DefendBot, EfficiencyBot, HandSummary, RandomBot};
 use engine::game::{Action, Game, LegalActions, Observation};
 use engine::rng::Rng;
 use engine::Rules;
@@ -32,6 +32,8 @@ pub enum BotSpec {
     Random,
     /// [`EfficiencyBot`].
     Efficiency,
+    /// [`DefendBot`]: efficiency with push or fold against threats.
+    Defend,
     /// An agent made by the factory passed to [`run_with`] (e.g. a learned policy);
     /// [`run`] has no factory and rejects it.
     Custom,
@@ -55,9 +57,10 @@ impl BotSpec {
         match name.trim() {
             "random" | "rand" => Ok(BotSpec::Random),
             "eff" | "efficiency" => Ok(BotSpec::Efficiency),
+            "defend" => Ok(BotSpec::Defend),
             "model" | "policy" => Ok(BotSpec::Custom),
             "search" => Ok(BotSpec::Search),
-            other => bail!("unknown bot {other:?} (expected random, eff, model or search)"),
+            other => bail!("unknown bot {other:?} (expected random, eff, defend, model or search)"),
         }
     }
 
@@ -66,6 +69,7 @@ impl BotSpec {
         match self {
             BotSpec::Random => "random",
             BotSpec::Efficiency => "eff",
+            BotSpec::Defend => "defend",
             BotSpec::Custom => "policy",
             BotSpec::Search => "search",
         }
@@ -75,6 +79,7 @@ impl BotSpec {
         Ok(match self {
             BotSpec::Random => Seated::Random(RandomBot::new(seed)),
             BotSpec::Efficiency => Seated::Efficiency(EfficiencyBot),
+            BotSpec::Defend => Seated::Defend(DefendBot),
             BotSpec::Custom => match seating.custom {
                 Some(f) => Seated::Custom(f(seed)?),
                 None => bail!("a custom seat needs an agent factory (arena::run_with)"),
@@ -96,6 +101,7 @@ pub type AgentFactory = dyn Fn(u64) -> Result<Box<dyn Agent>> + Sync;
 enum Seated {
     Random(RandomBot),
     Efficiency(EfficiencyBot),
+    Defend(DefendBot),
     Custom(Box<dyn Agent>),
 }
 
@@ -104,6 +110,7 @@ impl Agent for Seated {
         match self {
             Seated::Random(b) => b.act(obs, legal),
             Seated::Efficiency(b) => b.act(obs, legal),
+            Seated::Defend(b) => b.act(obs, legal),
             Seated::Custom(b) => b.act(obs, legal),
         }
     }

@@ -142,6 +142,26 @@ mod tests {
     }
 
     #[test]
+    fn the_defending_bot_outscores_efficiency_under_riichi_rules() {
+        let play = |seats: Vec<BotSpec>| {
+            let cfg = ArenaConfig {
+                rules: engine::Rules::preset("tenhou-sanma").expect("preset"),
+                seats,
+                hands: 600,
+                seed: 5,
+                duplicate: true,
+            };
+            play_walls(&cfg, None, &|| {}, &AtomicBool::new(false)).expect("arena")
+        };
+        use BotSpec::{Defend, Efficiency};
+        let defend = play(vec![Defend, Efficiency, Efficiency]);
+        let eff = play(vec![Efficiency, Efficiency, Efficiency]);
+        let c = compare(&defend, 0, &eff, 0, 3).expect("compare");
+        assert!(c.deal_in_rate.high < 0.0, "{c:?}");
+        assert!(c.points_per_hand.low > 0.0, "{c:?}");
+    }
+
+    #[test]
     fn different_configurations_are_refused() {
         let a = walls(
             vec![BotSpec::Efficiency, BotSpec::Random, BotSpec::Random],
