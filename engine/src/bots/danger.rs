@@ -22,7 +22,7 @@
 //! they are documented constants, not fitted.
 
 use crate::game::{MeldKind, Observation};
-use crate::tile::{Tile, NUM_TILE_TYPES};
+use crate::tile::NUM_TILE_TYPES;
 
 /// Weight of one way to hold a two-sided wait.
 pub const RYANMEN_WEIGHT: f64 = 1.0;
@@ -223,12 +223,15 @@ pub fn threats(obs: &Observation) -> heapless::Vec<Threat, 3> {
     out
 }
 
-/// Expected points lost by discarding `tile` now, over all `threats`.
-pub fn expected_cost(threats: &[Threat], tile: Tile) -> f64 {
-    threats
-        .iter()
-        .map(|t| t.deal_in.get(tile.index()).copied().unwrap_or(0.0) * t.loss)
-        .sum()
+/// Expected points lost by discarding each tile type now, over all `threats`.
+pub fn expected_costs(threats: &[Threat]) -> [f64; NUM_TILE_TYPES] {
+    let mut out = [0.0; NUM_TILE_TYPES];
+    for t in threats {
+        for (o, p) in out.iter_mut().zip(&t.deal_in) {
+            *o += p * t.loss;
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! fold = − cost(safest discard) − future · FOLD_LEAK · mean cost of a tile
 //! ```
 //!
-//! where `cost` is the expected loss of a discard ([`danger::expected_cost`]), `future`
+//! where `cost` is the expected loss of a discard ([`danger::expected_costs`]), `future`
 //! the own draws left (at most [`HORIZON`]), `P(win)` a rough function of shanten and
 //! ukeire ([`win_chance`]) and `value` the hand's expected points ([`hand_value`]). It
 //! pushes when `push > fold` and then plays (and declares riichi) as the efficiency bot;
@@ -22,7 +22,7 @@
 //! (とつげき東北, 『科学する麻雀』, 2004, and Daina Chiba, *Riichi Book 1*, 2016) —
 //! written as an expected-value comparison so that value and wait width move the line.
 
-use super::danger::{self, Threat};
+use super::danger;
 use super::{own_melds, Agent, EfficiencyBot};
 use crate::game::{Action, LegalActions, MeldKind, Observation};
 use crate::shanten::Forms;
@@ -37,6 +37,9 @@ pub const FOLD_LEAK: f64 = 0.15;
 /// The tenpai probability from which an opponent is a threat (an open hand with three
 /// melds, or two late in the hand, or a riichi).
 pub const THREAT_TENPAI: f64 = 0.6;
+
+/// Expected points lost per tile type ([`danger::expected_costs`]).
+type Costs = [f64; NUM_TILE_TYPES];
 
 /// The defending bot (stateless).
 #[derive(Clone, Copy, Debug, Default)]
@@ -134,12 +137,12 @@ fn call_has_yaku(obs: &Observation, call: Action) -> bool {
 }
 
 /// The mean expected cost of one unseen tile: what a turn of pushing risks.
-fn mean_cost(obs: &Observation, threats: &[Threat]) -> f64 {
+fn mean_cost(obs: &Observation, costs: &Costs) -> f64 {
     let (mut sum, mut n) = (0.0, 0u32);
     for t in Tile::all() {
         let c = obs.unseen.get(t.index()).copied().unwrap_or(0) as u32;
         if c > 0 {
-            sum += c as f64 * danger::expected_cost(threats, t);
+            sum += c as f64 * costs.get(t.index()).copied().unwrap_or(0.0);
             n += c;
         }
     }
@@ -160,7 +163,7 @@ fn discarded(a: Action) -> Option<Tile> {
 
 impl DefendBot {
     /// Whether to push against `threats` when the efficiency bot would play `choice`.
-    fn push(obs: &Observation, threats: &[Threat], choice: Action, safest: f64) -> bool {
+    fn push(obs: &Observation, costs: &Costs, choice: Action, safest: f64) -> bool {
         let Some(tile) = discarded(choice) else {
             return true; // a kan or kita: no discard to weigh
         };
@@ -179,20 +182,20 @@ impl DefendBot {
         let unseen_total: u32 = obs.unseen.iter().map(|&c| c as u32).sum();
         let draws = draws_left(obs);
         let future = draws.min(HORIZON);
-        let mean = mean_cost(obs, threats);
+        let mean = mean_cost(obs, costs);
         let gain = win_chance(u.shanten, u.tiles, unseen_total, draws) * hand_value(obs);
-        let push = gain - danger::expected_cost(threats, tile) - future * mean;
+        let push = gain - costs.get(tile.index()).copied().unwrap_or(0.0) - future * mean;
         let fold = -safest - future * FOLD_LEAK * mean;
         push > fold
     }
 
     /// The legal discard with the lowest expected cost (ties: honours, then terminals,
     /// then the lowest index).
-    fn safest(legal: &LegalActions, threats: &[Threat]) -> Option<(Action, f64)> {
+    fn safest(legal: &LegalActions, costs: &Costs) -> Option<(Action, f64)> {
         let mut best: Option<(Action, f64, u8)> = None;
         for a in legal.iter() {
             let Action::Discard(t) = a else { continue };
-            let cost = danger::expected_cost(threats, t);
+            let cost = costs.get(t.index()).copied().unwrap_or(0.0);
             let rank = if t.is_honor() {
                 0
             } else if t.is_terminal() {
@@ -233,27 +236,17 @@ impl Agent for DefendBot {
         if !threatened || choice == Action::Kita {
             return choice;
         }
-        let Some((fold, safest)) = Self::safest(legal, &threats) else {
+        // Each tile's expected cost, once per decision.
+        let costs = danger::expected_costs(&threats);
+        let Some((fold, safest)) = Self::safest(legal, &costs) else {
             return choice;
         };
-        if Self::push(obs, &threats, choice, safest) {
+        if Self::push(obs, &costs, choice, safest) {
             choice
         } else {
             fold
         }
     }
-}
-
-/// For tests: the per-tile expected costs the bot sees in `obs`.
-pub fn costs(obs: &Observation) -> [f64; NUM_TILE_TYPES] {
-    let threats = danger::threats(obs);
-    let mut out = [0.0; NUM_TILE_TYPES];
-    for t in Tile::all() {
-        if let Some(x) = out.get_mut(t.index()) {
-            *x = danger::expected_cost(&threats, t);
-        }
-    }
-    out
 }
 
 #[cfg(test)]

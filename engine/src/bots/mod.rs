@@ -11,7 +11,7 @@ mod efficiency;
 mod play;
 mod random;
 
-pub use defend::{costs as defend_costs, hand_value, win_chance, DefendBot, FOLD_LEAK, HORIZON};
+pub use defend::{hand_value, win_chance, DefendBot, FOLD_LEAK, HORIZON};
 pub use efficiency::EfficiencyBot;
 pub use play::{play_hand, HandSummary, PlayError, SeatOutcome};
 pub use random::{RandomBot, DEFAULT_CALL_PROBABILITY};
