@@ -162,7 +162,7 @@ fn closed_choices_list_their_values() {
     let (_, err, ok) = host_trainer(&["arena", "--seats", "eff,Random,random"], &dir);
     assert!(!ok);
     assert!(
-        err.contains("possible values: random, eff, model, search"),
+        err.contains("possible values: random, eff, defend, model, search"),
         "{err}"
     );
     let (help, _, ok) = host_trainer(&["advise", "--help"], &dir);
