@@ -299,8 +299,8 @@ typedef enum mj_result {
 typedef struct mj_advisor mj_advisor;
 
 /**
- * A bot that chooses actions for a seat. Opaque; create with `mj_bot_new_random` or
- * `mj_bot_new_efficiency`, free with `mj_bot_free`. A bot has state (the random bot's
+ * A bot that chooses actions for a seat. Opaque; create with `mj_bot_new_random`,
+ * `mj_bot_new_efficiency` or `mj_bot_new_defend`, free with `mj_bot_free`. A bot has state (the random bot's
  * generator): use one bot from one thread at a time.
  */
 typedef struct mj_bot mj_bot;
@@ -801,6 +801,21 @@ enum mj_result mj_bot_new_random(uint64_t seed, struct mj_bot **out);
  * `out` must be NULL or valid for a write.
  */
 enum mj_result mj_bot_new_efficiency(struct mj_bot **out);
+
+/**
+ * Creates the defending bot: plays as the efficiency bot until an opponent threatens
+ * (a riichi, or an open hand likely ready), then compares the expected value of
+ * pushing (its win chance and hand value against the deal-in risk of its discard) with
+ * folding to the safest tile (genbutsu, suji, visible tiles), declares riichi only
+ * when pushing, and calls only with a yaku in sight. Under rules without riichi it
+ * plays exactly as the efficiency bot. Free with `mj_bot_free`.
+ *
+ * Errors: `MJ_NULL_POINTER`.
+ *
+ * # Safety
+ * `out` must be NULL or valid for a write.
+ */
+enum mj_result mj_bot_new_defend(struct mj_bot **out);
 
 /**
  * Frees a bot. NULL is ignored.

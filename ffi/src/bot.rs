@@ -1,10 +1,10 @@
-//! The `mj_bot` handle (random and efficiency bots), the [`mj_advice`] struct and the
+//! The `mj_bot` handle (random, efficiency and defending bots), the [`mj_advice`] struct and the
 //! efficiency advisor.
 //!
 //! The learned-policy advisor (`mj_advisor_advise`, in [`crate::advisor`]) fills the
 //! same [`mj_advice`]; `mj_efficiency_advise` is its model-free counterpart.
 
-use engine::bots::{Agent, EfficiencyBot, RandomBot};
+use engine::bots::{Agent, DefendBot, EfficiencyBot, RandomBot};
 use engine::efficiency::value_scores;
 use engine::game::{Action, Game, Phase};
 use engine::shanten::{shanten, Forms};
@@ -14,8 +14,8 @@ use crate::game::{check_seat, mj_game, rule_error};
 use crate::util::{in_mut, in_ref, out_ptr, put};
 use crate::MJ_MAX_LEGAL_ACTIONS;
 
-/// A bot that chooses actions for a seat. Opaque; create with `mj_bot_new_random` or
-/// `mj_bot_new_efficiency`, free with `mj_bot_free`. A bot has state (the random bot's
+/// A bot that chooses actions for a seat. Opaque; create with `mj_bot_new_random`,
+/// `mj_bot_new_efficiency` or `mj_bot_new_defend`, free with `mj_bot_free`. A bot has state (the random bot's
 /// generator): use one bot from one thread at a time.
 pub struct mj_bot {
     kind: BotKind,
@@ -27,6 +27,8 @@ enum BotKind {
     Random(RandomBot),
     /// Plays pure tile efficiency from the seat's view.
     Efficiency(EfficiencyBot),
+    /// Efficiency with push or fold against threats (riichi rules).
+    Defend(DefendBot),
 }
 
 impl mj_bot {
@@ -34,6 +36,7 @@ impl mj_bot {
         match &mut self.kind {
             BotKind::Random(b) => b,
             BotKind::Efficiency(b) => b,
+            BotKind::Defend(b) => b,
         }
     }
 }
@@ -137,6 +140,29 @@ pub unsafe extern "C" fn mj_bot_new_efficiency(out: *mut *mut mj_bot) -> mj_resu
         new_bot(
             mj_bot {
                 kind: BotKind::Efficiency(EfficiencyBot),
+            },
+            out,
+        )
+    })
+}
+
+/// Creates the defending bot: plays as the efficiency bot until an opponent threatens
+/// (a riichi, or an open hand likely ready), then compares the expected value of
+/// pushing (its win chance and hand value against the deal-in risk of its discard) with
+/// folding to the safest tile (genbutsu, suji, visible tiles), declares riichi only
+/// when pushing, and calls only with a yaku in sight. Under rules without riichi it
+/// plays exactly as the efficiency bot. Free with `mj_bot_free`.
+///
+/// Errors: `MJ_NULL_POINTER`.
+///
+/// # Safety
+/// `out` must be NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn mj_bot_new_defend(out: *mut *mut mj_bot) -> mj_result {
+    guard("mj_bot_new_defend", || {
+        new_bot(
+            mj_bot {
+                kind: BotKind::Defend(DefendBot),
             },
             out,
         )

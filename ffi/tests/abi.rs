@@ -134,6 +134,7 @@ fn null_pointers_are_refused() {
         assert_eq!(mj_game_replay(null(), 0, null_mut()), MJ_NULL_POINTER);
         assert_eq!(mj_bot_new_random(1, null_mut()), MJ_NULL_POINTER);
         assert_eq!(mj_bot_new_efficiency(null_mut()), MJ_NULL_POINTER);
+        assert_eq!(mj_bot_new_defend(null_mut()), MJ_NULL_POINTER);
         assert_eq!(
             mj_bot_choose(null_mut(), g.0, 0, null_mut()),
             MJ_NULL_POINTER

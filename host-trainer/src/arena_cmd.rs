@@ -68,6 +68,12 @@ pub struct Args {
     /// Hands to play (rounded up to a multiple of the player count in duplicate mode).
     #[arg(long, default_value_t = 3000)]
     pub hands: u64,
+    /// Play whole games instead of single hands: this many game seeds, each once per
+    /// seat rotation in duplicate mode, reported by placement (average rank, rank
+    /// distribution, final points, rank points with Tenhou's uma); `--hands` is then
+    /// unused.
+    #[arg(long)]
+    pub games: Option<u64>,
     /// Master seed: the same seed gives the same report for any thread count.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -191,6 +197,9 @@ pub fn config(args: &Args) -> Result<ArenaConfig> {
 /// Runs the subcommand: the line-ups (the second only with `--paired-with`) on the same
 /// walls, their tables, the paired differences, and the JSON file when asked.
 pub fn run(args: Args) -> Result<()> {
+    if args.games.is_some() {
+        return crate::arena_games_cmd::run(&args);
+    }
     let cfg = config(&args)?;
     let other = paired_lineup(&args, &cfg)?;
     let all: Vec<BotSpec> = cfg
@@ -275,7 +284,7 @@ fn paired_lineup(args: &Args, cfg: &ArenaConfig) -> Result<Option<ArenaConfig>> 
 
 /// The `model` seats' policy: `--model`, else the shipped model, trained for the
 /// arena's rules.
-fn model_factory(args: &Args) -> Result<Box<arena::AgentFactory>> {
+pub(crate) fn model_factory(args: &Args) -> Result<Box<arena::AgentFactory>> {
     let advisor = match &args.model {
         Some(p) => inference::Advisor::load(p)
             .context("cannot load the model given by --model for the `model` seats")?,
@@ -324,15 +333,15 @@ fn play_lineups(
 }
 
 /// What the search seats did over the run (the search agent's global counters).
-struct SearchTally {
-    decisions: u64,
-    ms_per_decision: f64,
-    failures: u64,
-    failure_reasons: std::collections::BTreeMap<String, u64>,
+pub(crate) struct SearchTally {
+    pub(crate) decisions: u64,
+    pub(crate) ms_per_decision: f64,
+    pub(crate) failures: u64,
+    pub(crate) failure_reasons: std::collections::BTreeMap<String, u64>,
 }
 
 impl SearchTally {
-    fn read() -> Self {
+    pub(crate) fn read() -> Self {
         use host_trainer::search_agent::{
             SEARCHES, SEARCH_FAILURES, SEARCH_FAILURE_REASONS, SEARCH_MICROS,
         };
@@ -350,7 +359,7 @@ impl SearchTally {
     }
 
     /// Failures on stderr (the efficiency bot decided instead), the time per search.
-    fn print(&self, threads: usize) {
+    pub(crate) fn print(&self, threads: usize) {
         if self.failures > 0 {
             eprintln!(
                 "warning: {} searches failed (the efficiency bot decided instead):",
@@ -409,11 +418,15 @@ fn print_paired(
     Ok(comparisons)
 }
 
-fn seat_names(seats: &[BotSpec]) -> String {
+pub(crate) fn seat_names(seats: &[BotSpec]) -> String {
     seats.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
 }
 
-fn fmt_estimate(e: &host_trainer::arena::stats::Estimate, scale: f64, unit: &str) -> String {
+pub(crate) fn fmt_estimate(
+    e: &host_trainer::arena::stats::Estimate,
+    scale: f64,
+    unit: &str,
+) -> String {
     format!(
         "{:+.3} [{:+.3}, {:+.3}] {unit}",
         e.mean * scale,

@@ -4,6 +4,7 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 mod advise_cmd;
 mod arena_cmd;
+mod arena_games_cmd;
 mod belief_cmd;
 mod decider_args;
 #[cfg(feature = "train")]

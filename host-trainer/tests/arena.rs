@@ -191,3 +191,59 @@ fn the_riichi_presets_play_in_the_arena() {
         assert!(text.contains("eff"), "{text}");
     }
 }
+
+#[test]
+fn whole_games_are_reported_by_placement_and_paired() {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("arena-games");
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("games.json");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+        .args([
+            "arena",
+            "--rules",
+            "tenhou-4p-east",
+            "--seats",
+            "eff,random,random,random",
+            "--paired-with",
+            "random,random,random,random",
+            "--games",
+            "4",
+            "--quiet",
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("16 games (4 seeds, duplicate)"), "{text}");
+    assert!(
+        text.contains("average rank") && text.contains("rank points"),
+        "{text}"
+    );
+    assert!(
+        text.contains("paired, entry 0 (eff minus random), 4 game seeds, 16 seat-games"),
+        "{text}"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let lineups = v["lineups"].as_array().unwrap();
+    assert_eq!(lineups.len(), 2);
+    assert_eq!(lineups[0]["uma"]["return_points"], 30_000);
+    let eff = &lineups[0]["kinds"][0];
+    assert_eq!(eff["bot"], "eff");
+    assert_eq!(eff["seat_games"], 16);
+    assert_eq!(eff["rank_rates"].as_array().unwrap().len(), 4);
+    assert!(
+        v["paired"][0]["comparison"]["average_rank"]["mean"]
+            .as_f64()
+            .unwrap()
+            < 0.0,
+        "{v}"
+    );
+    assert!(v["git_revision"].is_string());
+}

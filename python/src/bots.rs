@@ -1,7 +1,8 @@
-//! Built-in players: the random bot, the efficiency bot and the shipped policy, as
+//! Built-in players: the random bot, the efficiency bot, the defending bot and the
+//! shipped policy, as
 //! `Bot` objects and as opponents that `play_bots` / `VecGame` move inside Rust.
 
-use engine::bots::{Agent, EfficiencyBot, RandomBot};
+use engine::bots::{Agent, DefendBot, EfficiencyBot, RandomBot};
 use engine::game::{Action, Phase};
 use inference::Advisor;
 use pyo3::prelude::*;
@@ -10,7 +11,7 @@ use crate::errors::{IllegalActionError, ModelError};
 use crate::game::{seat_arg, PyGame, Session};
 
 /// The bot names `Bot(kind)` and the `opponents` arguments accept.
-pub const BOT_NAMES: &str = "'random', 'eff' (or 'efficiency'), 'policy'";
+pub const BOT_NAMES: &str = "'random', 'eff' (or 'efficiency'), 'defend', 'policy'";
 
 /// One built-in player.
 #[derive(Clone, Debug)]
@@ -19,6 +20,8 @@ pub enum BotKind {
     Random(RandomBot),
     /// The efficiency bot (best value score; wins whenever it can).
     Efficiency,
+    /// The defending bot: efficiency with push or fold against threats (riichi rules).
+    Defend,
     /// The learned policy, greedy (the shipped model unless a path was given).
     Policy(Advisor),
 }
@@ -29,6 +32,7 @@ impl BotKind {
         match name {
             "random" => Ok(BotKind::Random(RandomBot::new(seed))),
             "eff" | "efficiency" => Ok(BotKind::Efficiency),
+            "defend" => Ok(BotKind::Defend),
             "policy" => {
                 let advisor = match model_path {
                     Some(p) => Advisor::load(std::path::Path::new(p)),
@@ -48,6 +52,7 @@ impl BotKind {
         match self {
             BotKind::Random(_) => "random",
             BotKind::Efficiency => "eff",
+            BotKind::Defend => "defend",
             BotKind::Policy(_) => "policy",
         }
     }
@@ -67,6 +72,7 @@ impl BotKind {
         match self {
             BotKind::Random(b) => Ok(b.act(&obs, &legal)),
             BotKind::Efficiency => Ok(EfficiencyBot.act(&obs, &legal)),
+            BotKind::Defend => Ok(DefendBot.act(&obs, &legal)),
             BotKind::Policy(a) => a
                 .advise_with_legal(&obs, legal.as_slice())
                 .map_err(|e| ModelError::new_err(format!("{e:#}")))?
@@ -110,7 +116,7 @@ pub fn run_bots(s: &mut Session, bots: &mut [Option<BotKind>], next_hand: bool) 
     }
 }
 
-/// A built-in player: `Bot("eff")`, `Bot("random", seed=1)`, `Bot("policy",
+/// A built-in player: `Bot("eff")`, `Bot("defend")`, `Bot("random", seed=1)`, `Bot("policy",
 /// model_path=None)` (the shipped model when no path is given).
 #[pyclass(module = "mahjong_engine._native", name = "Bot")]
 pub struct PyBot {

@@ -121,6 +121,29 @@ def test_play_bots_stops_at_the_callers_seat():
     assert g.phase == "hand_over" or 0 in g.seats_to_act()
 
 
+def test_the_defending_bot_plays_whole_riichi_games_and_sometimes_folds():
+    defend, eff = mj.Bot("defend"), mj.Bot("eff")
+    assert defend.kind == "defend"
+    different = 0
+    for seed in (1, 2):
+        g = mj.Game("tenhou-sanma", seed=seed)
+        while not g.is_over:
+            if g.phase == "hand_over":
+                g.start_next_hand()
+                continue
+            seat = g.seats_to_act()[0]
+            action = defend.act(g, seat)
+            assert action in g.legal_actions(seat)
+            different += action != eff.act(g, seat)
+            g.apply(seat, action)
+        assert sum(g.scores) == 3 * 35_000
+    assert different > 0
+    # play_bots takes it by name, and without riichi it plays as the efficiency bot.
+    g = mj.Game("sanma", seed=5)
+    assert mj.play_bots(g, ["defend", "defend", "defend"], next_hand=True) > 0
+    assert g.is_over
+
+
 def test_policy_bot_and_advisor_agree():
     g = mj.Game("sanma", seed=8)
     adv = mj.Advisor()

@@ -346,6 +346,7 @@ static void error_paths(void) {
     EXPECT(mj_last_error_message(NULL, 0, NULL), MJ_NULL_POINTER);
     EXPECT(mj_bot_new_random(1, NULL), MJ_NULL_POINTER);
     EXPECT(mj_bot_new_efficiency(NULL), MJ_NULL_POINTER);
+    EXPECT(mj_bot_new_defend(NULL), MJ_NULL_POINTER);
     EXPECT(mj_efficiency_advise(NULL, 0, NULL), MJ_NULL_POINTER);
     EXPECT(mj_counts_format(NULL, NULL, 0, &n), MJ_NULL_POINTER);
     CHECK(n == 12345);

@@ -92,6 +92,12 @@ impl Bot {
         assert_eq!(unsafe { mj_bot_new_efficiency(&mut b) }, MJ_OK);
         Bot(b)
     }
+    pub fn defend() -> Bot {
+        let mut b = null_mut();
+        // SAFETY: valid out pointer.
+        assert_eq!(unsafe { mj_bot_new_defend(&mut b) }, MJ_OK);
+        Bot(b)
+    }
 }
 
 impl Drop for Bot {

@@ -10,6 +10,8 @@
 //! seeds derived from the wall seed, rotation and seat; results are aggregated in hand
 //! order. The report is therefore identical for any number of threads.
 
+pub mod games;
+pub mod games_report;
 pub mod paired;
 pub mod report;
 pub mod stats;
