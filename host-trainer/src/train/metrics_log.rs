@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 
 use super::config::TrainConfig;
 use super::durable::write_atomic;
-use super::run::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
+use super::metrics_row::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
 use crate::plot::curve::CurveInput;
 use crate::report::{EvalPoint, TrainPoint};
 
