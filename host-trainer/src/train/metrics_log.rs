@@ -12,7 +12,7 @@ use super::config::TrainConfig;
 use super::durable::write_atomic;
 use super::metrics_row::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
 use crate::plot::curve::CurveInput;
-use crate::report::{EvalPoint, TrainPoint};
+use crate::report::run_summary::{EvalPoint, TrainPoint};
 
 /// The two metrics files, open for appending.
 pub(super) struct MetricsLog {
