@@ -9,13 +9,12 @@
 use std::ffi::c_char;
 
 use engine::efficiency::{available_from_hand, best_discard, ukeire, value_scores};
-use engine::game::Action;
 use engine::notation::{parse_counts, Counts};
 use engine::shanten::{self, Forms};
 use engine::{TileCounts, TileSet};
 
+use crate::action::{action_from, action_text};
 use crate::error::{guard, mj_result, Error};
-use crate::game::action_from;
 use crate::util::{in_array, in_str, out_ptr, out_string, put};
 use crate::{tile_set_from, MJ_NONE, MJ_NUM_TILE_TYPES};
 
@@ -414,29 +413,6 @@ pub unsafe extern "C" fn mj_counts_format(
         // SAFETY: buffer contract as documented.
         unsafe { out_string(buf, len, &text, written, "buf") }
     })
-}
-
-/// The text of an action: `"discard 5p"`, `"tsumo"`, `"closed kan 1z"`,
-/// `"added kan 9s"`, `"chi 345m"`, `"ron"`, `"pon"`, `"open kan"`, `"pass"`.
-pub(crate) fn action_text(a: Action) -> String {
-    match a {
-        Action::Discard(t) => format!("discard {t}"),
-        Action::Tsumo => "tsumo".to_string(),
-        Action::ClosedKan(t) => format!("closed kan {t}"),
-        Action::AddedKan(t) => format!("added kan {t}"),
-        Action::Chi(t) => format!(
-            "chi {}{}{}{}",
-            t.number(),
-            t.number() + 1,
-            t.number() + 2,
-            t.suit().letter()
-        ),
-        Action::Ron => "ron".to_string(),
-        Action::Pon => "pon".to_string(),
-        Action::OpenKan => "open kan".to_string(),
-        Action::Pass => "pass".to_string(),
-        Action::Riichi(_) | Action::Kita | Action::NineTerminals => a.to_string(),
-    }
 }
 
 /// Writes the text of action index `action` (`"discard 5p"`, `"tsumo"`,

@@ -2,16 +2,15 @@
 
 use std::ffi::c_char;
 
-use engine::game::{
-    Action, Game, HandEndKind, HandRecord, MeldKind, Phase, RuleError, RECORD_MAX_BYTES,
-};
+use engine::game::{Game, HandEndKind, HandRecord, MeldKind, Phase, RuleError, RECORD_MAX_BYTES};
 use engine::Rules;
 
+use crate::action::{action_from, action_text};
 use crate::error::{guard, guard_infallible, mj_result, Error};
 use crate::util::{in_array, in_mut, in_ref, in_str, out_ptr, out_slice, put};
 use crate::{
-    tile_set_to, MJ_DISCARD_CAP, MJ_MAX_MELDS, MJ_MAX_PLAYERS, MJ_NONE, MJ_NUM_ACTIONS,
-    MJ_NUM_TILE_TYPES, MJ_RULES_FOUR_PLAYER, MJ_RULES_SANMA,
+    tile_set_to, MJ_DISCARD_CAP, MJ_MAX_MELDS, MJ_MAX_PLAYERS, MJ_NONE, MJ_NUM_TILE_TYPES,
+    MJ_RULES_FOUR_PLAYER, MJ_RULES_SANMA,
 };
 
 /// A game of mahjong: a sequence of hands played by 3 or 4 seats. Opaque; create with
@@ -183,15 +182,6 @@ pub(crate) fn check_seat(game: &Game, seat: u8) -> Result<(), Error> {
     } else {
         Ok(())
     }
-}
-
-/// The action with index `index`, or `MJ_INVALID_ARGUMENT`.
-pub(crate) fn action_from(index: u16) -> Result<Action, Error> {
-    Action::from_index(index as usize).ok_or_else(|| {
-        Error::invalid(format!(
-            "action index {index} is not below MJ_NUM_ACTIONS ({MJ_NUM_ACTIONS})"
-        ))
-    })
 }
 
 /// The `MJ_PHASE_*` value of a phase.
@@ -440,7 +430,7 @@ pub unsafe extern "C" fn mj_game_apply(game: *mut mj_game, seat: u8, action: u16
             let mut err = rule_error(e);
             err.message = format!(
                 "seat {seat}, action {action} ({}): {}",
-                crate::efficiency::action_text(a),
+                action_text(a),
                 err.message
             );
             err

@@ -29,11 +29,13 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+mod action;
 pub mod advisor;
 pub mod bot;
 pub mod efficiency;
 pub mod error;
 pub mod game;
+pub mod result;
 pub mod search;
 mod util;
 

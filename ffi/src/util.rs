@@ -4,7 +4,7 @@
 
 use std::ffi::{c_char, CStr};
 
-use crate::error::{mj_result, Error};
+use crate::result::{mj_result, Error};
 
 /// A shared reference from a caller pointer, or `MJ_NULL_POINTER`.
 ///

@@ -30,8 +30,7 @@ use crate::weights::{
     head_widths, Weights, ABSENT_LOGIT, CALL_ACTIONS, LAYER_NORM_EPS, TILE_ACTIONS,
 };
 
-/// The ONNX opset the graph uses.
-pub const OPSET: i64 = 17;
+pub use crate::sidecar::OPSET;
 /// The ONNX IR version written (IR 8 goes with opset 17).
 pub const IR_VERSION: i64 = 8;
 /// Name of the symbolic batch dimension.

@@ -22,6 +22,9 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Error, Result};
 use crate::weights::ModelConfig;
 
+/// The ONNX opset the exported graph uses (recorded in every sidecar).
+pub const OPSET: i64 = 17;
+
 /// The value of [`Sidecar::format`] this crate writes and reads.
 pub const SIDECAR_FORMAT: &str = "mahjong-policy/1";
 
@@ -65,7 +68,7 @@ impl Sidecar {
             run_id: run_id.into(),
             parameter_version,
             created_by: created_by.into(),
-            onnx_opset: crate::onnx_export::OPSET,
+            onnx_opset: OPSET,
         }
     }
 

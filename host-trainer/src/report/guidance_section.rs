@@ -6,7 +6,7 @@
 
 use std::fmt::Write as _;
 
-use super::markdown::{minutes, num, pct_diff};
+use super::format::{minutes, num, pct_diff};
 use super::{Charts, EvalPoint, Matchup, Report, RunSummary};
 
 /// A config value as written in the table (`?` when the run predates the key).

@@ -7,6 +7,7 @@ use crate::arena::stats::Estimate;
 use crate::arena::KindReport;
 use crate::clock::civil_utc;
 
+use super::format::{minutes, num, pct_diff};
 use super::{Charts, Matchup, PreviousModel, Report};
 
 /// `YYYY-MM-DD HH:MM UTC` of a Unix time.
@@ -22,19 +23,6 @@ pub(super) fn pct(e: &Estimate) -> String {
         100.0 * e.low,
         100.0 * e.high
     )
-}
-
-pub(super) fn pct_diff(e: &Estimate) -> String {
-    format!(
-        "{:+.2} pts ({:+.2} – {:+.2})",
-        100.0 * e.mean,
-        100.0 * e.low,
-        100.0 * e.high
-    )
-}
-
-pub(super) fn num(e: &Estimate) -> String {
-    format!("{:+.3} ({:+.3} – {:+.3})", e.mean, e.low, e.high)
 }
 
 pub(super) fn kind_row(s: &mut String, who: &str, k: &KindReport) {
@@ -140,10 +128,6 @@ fn difference_row(s: &mut String, who: &str, d: &PairedComparison) {
         pct_diff(&d.deal_in_rate),
         num(&d.points_per_hand),
     );
-}
-
-pub(super) fn minutes(s: f64) -> String {
-    format!("{:.1} min", s / 60.0)
 }
 
 /// The report as Markdown; `charts` are the image files written beside it. Sections in

@@ -8,6 +8,7 @@
 //! per-wall difference ([`crate::arena::paired`]) gives the tightest interval for
 //! "better than the efficiency bot".
 
+mod format;
 mod guidance_section;
 mod markdown;
 pub mod run_summary;

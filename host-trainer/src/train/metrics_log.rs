@@ -10,9 +10,9 @@ use anyhow::{Context, Result};
 
 use super::config::TrainConfig;
 use super::durable::write_atomic;
-use super::run::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
+use super::metrics_row::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
 use crate::plot::curve::CurveInput;
-use crate::report::{EvalPoint, TrainPoint};
+use crate::report::run_summary::{EvalPoint, TrainPoint};
 
 /// The two metrics files, open for appending.
 pub(super) struct MetricsLog {

@@ -92,6 +92,7 @@
 //! over when it had none yet (`tests/train_kill.rs`).
 
 pub mod adam;
+pub mod advantages;
 pub mod agent;
 pub mod checkpoint;
 pub mod config;
@@ -99,7 +100,9 @@ pub mod durable;
 pub mod evaluation;
 pub mod folder;
 pub mod interrupt;
+pub mod learner;
 pub mod metrics_log;
+pub mod metrics_row;
 pub mod model;
 pub mod opponents;
 pub mod oracle;
@@ -107,8 +110,10 @@ pub mod ppo;
 #[cfg(feature = "distributed")]
 pub mod remote;
 pub mod run;
+pub mod schedule;
 pub mod search_teacher;
 pub mod selfplay;
+pub mod setup;
 pub mod workers;
 
 pub use config::{

@@ -5,178 +5,36 @@
 //! and apply the stop rule → **log** the metrics row → **checkpoint** (every
 //! `--checkpoint-every`); finally stop the workers and write the last checkpoint, the
 //! metrics and the curve. Each phase is a function below; the run folder is
-//! [`super::folder`], the workers [`super::workers`], the evaluation
-//! [`super::evaluation`].
+//! [`super::folder`], the settings [`super::setup`], the workers [`super::workers`]
+//! (advantages: [`super::advantages`]), the PPO update [`super::learner`] (its
+//! schedules: [`super::schedule`]), the evaluation [`super::evaluation`], the metrics
+//! [`super::metrics_row`] and [`super::metrics_log`].
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{anyhow, bail, Result};
-use engine::rng::Rng;
-use engine::tile::TileSet;
+use anyhow::{anyhow, Result};
 use engine::Rules;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::{Deserialize, Serialize};
-use tch::Device;
 
-use super::adam::Adam;
-use super::checkpoint::{Checkpoint, Progress};
-use super::config::{DeviceChoice, Guidance, LrSchedule, Teacher, Tokens, TrainConfig};
+use super::checkpoint::Progress;
+use super::config::TrainConfig;
 use super::evaluation::{eval_seed, stop_rule};
 pub use super::evaluation::{evaluate, evaluate_until, Evaluation};
-use super::folder::{open_run, save, RunFolder};
+use super::folder::{open_run, RunFolder};
 pub use super::folder::{RunInfo, CHECKPOINT_FILE, CONFIG_FILE};
+use super::learner::Learner;
 pub use super::metrics_log::read_metrics;
 use super::metrics_log::{draw_curve, resume_metrics, MetricsLog};
-use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
+pub use super::metrics_row::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
+use super::model::ParamSnapshot;
 use super::opponents::OpponentMix;
-use super::oracle::OracleCritic;
-use super::ppo::{self, gae, PpoParams, UpdateStats};
+use super::ppo::UpdateStats;
+use super::setup::check_settings;
+pub use super::setup::{cores, device, model_config};
 use super::workers::{Collected, Workers};
-
-/// Metrics, one JSON object per line.
-pub const METRICS_JSONL: &str = "metrics.jsonl";
-/// Metrics as CSV.
-pub const METRICS_CSV: &str = "metrics.csv";
-/// The training curve.
-pub const CURVE_PNG: &str = "curve.png";
-
-/// One line of the metrics (one per update; evaluation columns only on evaluations).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct MetricsRow {
-    /// Updates done.
-    pub update: u64,
-    /// Samples trained on so far.
-    pub samples: u64,
-    /// Self-play hands finished so far.
-    pub hands: u64,
-    /// Training seconds so far.
-    pub elapsed_s: f64,
-    /// Samples per second over this update (gathering and training).
-    pub samples_per_s: f64,
-    /// Updates per second over this update.
-    pub updates_per_s: f64,
-    /// Seconds this update waited for self-play samples.
-    pub wait_s: f64,
-    /// Seconds of the PPO update itself.
-    pub update_s: f64,
-    /// Samples in this update.
-    pub batch: u64,
-    /// Trajectories dropped as too stale in this update.
-    pub dropped: u64,
-    /// Mean final reward per trajectory.
-    pub mean_reward: f64,
-    /// Clipped-surrogate loss.
-    pub policy_loss: f64,
-    /// Value loss.
-    pub value_loss: f64,
-    /// Entropy.
-    pub entropy: f64,
-    /// Approximate KL.
-    pub approx_kl: f64,
-    /// Clip fraction.
-    pub clip_fraction: f64,
-    /// Guidance cross-entropy.
-    pub guidance_loss: f64,
-    /// Guidance coefficient used.
-    pub guidance_coef: f64,
-    /// Gradient norm before clipping.
-    pub grad_norm: f64,
-    /// Epochs run (fewer than `--epochs` when `--target-kl` stopped them).
-    #[serde(default)]
-    pub epochs: f64,
-    /// The learning rate of the update.
-    #[serde(default)]
-    pub lr: f64,
-    /// Explained variance of the returns by the behaviour policy's values,
-    /// `1 − Var(R − V) / Var(R)` over the update's samples.
-    #[serde(default)]
-    pub explained_variance: f64,
-    /// Share of the guided samples whose greedy action is the teacher's (see
-    /// `UpdateStats::guidance_agreement`).
-    #[serde(default)]
-    pub guidance_agreement: f64,
-    /// With `--oracle-critic`: the oracle critic's explained variance of the hands'
-    /// Monte-Carlo returns, before it is fitted to them.
-    #[serde(default)]
-    pub oracle_explained_variance: Option<f64>,
-    /// Policy win rate against two random bots (evaluations only).
-    pub eval_random_win_rate: Option<f64>,
-    /// Its 95% interval, low end.
-    pub eval_random_low: Option<f64>,
-    /// Points per hand against two random bots.
-    pub eval_random_points: Option<f64>,
-    /// Policy win rate against two efficiency bots.
-    pub eval_eff_win_rate: Option<f64>,
-    /// Its 95% interval, low end.
-    pub eval_eff_low: Option<f64>,
-    /// Points per hand against two efficiency bots.
-    pub eval_eff_points: Option<f64>,
-    /// Points per hand minus the efficiency bot's in the same seats on the same walls.
-    #[serde(default)]
-    pub eval_paired_points: Option<f64>,
-    /// Its 95 % interval, low end.
-    #[serde(default)]
-    pub eval_paired_points_low: Option<f64>,
-    /// Its 95 % interval, high end.
-    #[serde(default)]
-    pub eval_paired_points_high: Option<f64>,
-    /// Win rate minus the efficiency bot's in the same seats on the same walls.
-    #[serde(default)]
-    pub eval_paired_win_rate: Option<f64>,
-}
-
-impl MetricsRow {
-    pub(super) fn csv_header() -> &'static str {
-        "update,samples,hands,elapsed_s,samples_per_s,updates_per_s,wait_s,update_s,batch,dropped,mean_reward,policy_loss,value_loss,\
-         entropy,approx_kl,clip_fraction,guidance_loss,guidance_coef,grad_norm,epochs,lr,explained_variance,guidance_agreement,oracle_explained_variance,eval_random_win_rate,eval_random_low,\
-         eval_random_points,eval_eff_win_rate,eval_eff_low,eval_eff_points,eval_paired_points,\
-         eval_paired_points_low,eval_paired_points_high,eval_paired_win_rate"
-    }
-
-    pub(super) fn csv(&self) -> String {
-        let o = |x: Option<f64>| x.map(|v| format!("{v:.6}")).unwrap_or_default();
-        format!(
-            "{},{},{},{:.3},{:.2},{:.4},{:.3},{:.3},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.2},{:.3e},{:.6},{:.6},{},{},{},{},{},{},{},{},{},{},{}",
-            self.update,
-            self.samples,
-            self.hands,
-            self.elapsed_s,
-            self.samples_per_s,
-            self.updates_per_s,
-            self.wait_s,
-            self.update_s,
-            self.batch,
-            self.dropped,
-            self.mean_reward,
-            self.policy_loss,
-            self.value_loss,
-            self.entropy,
-            self.approx_kl,
-            self.clip_fraction,
-            self.guidance_loss,
-            self.guidance_coef,
-            self.grad_norm,
-            self.epochs,
-            self.lr,
-            self.explained_variance,
-            self.guidance_agreement,
-            o(self.oracle_explained_variance),
-            o(self.eval_random_win_rate),
-            o(self.eval_random_low),
-            o(self.eval_random_points),
-            o(self.eval_eff_win_rate),
-            o(self.eval_eff_low),
-            o(self.eval_eff_points),
-            o(self.eval_paired_points),
-            o(self.eval_paired_points_low),
-            o(self.eval_paired_points_high),
-            o(self.eval_paired_win_rate)
-        )
-    }
-}
 
 /// What a finished (or stopped) run reports.
 #[derive(Clone, Debug)]
@@ -193,80 +51,6 @@ pub struct TrainOutcome {
     pub interrupted: bool,
     /// The update whose evaluation the interrupt skipped or cut short (not recorded).
     pub skipped_eval: Option<u64>,
-}
-
-/// Resolves the device choice.
-pub fn device(choice: DeviceChoice) -> Result<Device> {
-    Ok(match choice {
-        DeviceChoice::Cpu => Device::Cpu,
-        DeviceChoice::Auto => Device::cuda_if_available(),
-        DeviceChoice::Cuda => {
-            if !tch::Cuda::is_available() {
-                bail!("--device cuda: no CUDA device is available to libtorch");
-            }
-            Device::Cuda(0)
-        }
-    })
-}
-
-/// The cores this process may use (1 when unknown).
-pub fn cores() -> usize {
-    std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1)
-}
-
-/// The model shape of a configuration.
-pub fn model_config(cfg: &TrainConfig) -> ModelConfig {
-    let tokens = match (cfg.tokens, Rules::preset(&cfg.rules)) {
-        (Tokens::Rules, Some(rules)) => rules.tile_set,
-        _ => TileSet::FourPlayer,
-    };
-    ModelConfig {
-        layers: cfg.layers,
-        d_model: cfg.d_model,
-        heads: cfg.heads,
-        ff: cfg.ff,
-        tokens,
-    }
-}
-
-/// `1 − Var(R − V) / Var(R)` from the returns `R` and the raw advantages `R − V`
-/// (0 when the returns do not vary).
-fn explained_variance(ret: &[f32], adv: &[f32]) -> f64 {
-    let var = |x: &mut dyn Iterator<Item = f64>| {
-        let v: Vec<f64> = x.collect();
-        let n = v.len().max(1) as f64;
-        let mean = v.iter().sum::<f64>() / n;
-        v.iter().map(|a| (a - mean).powi(2)).sum::<f64>() / n
-    };
-    let vr = var(&mut ret.iter().map(|&x| x as f64));
-    if vr <= 0.0 {
-        return 0.0;
-    }
-    1.0 - var(&mut adv.iter().map(|&x| x as f64)) / vr
-}
-
-/// The learning rate of update `update` (from 0) under `--lr-schedule`.
-fn learning_rate(cfg: &TrainConfig, update: u64) -> f64 {
-    match cfg.lr_schedule {
-        LrSchedule::Linear if cfg.max_updates > 0 => {
-            cfg.lr * (1.0 - update as f64 / cfg.max_updates as f64).max(0.0)
-        }
-        _ => cfg.lr,
-    }
-}
-
-fn guidance_coef(cfg: &TrainConfig, update: u64) -> f64 {
-    if cfg.guidance == Guidance::Off {
-        return 0.0;
-    }
-    let floor = cfg.guidance_floor.clamp(0.0, cfg.guidance_coef.max(0.0));
-    if cfg.guidance_updates == 0 {
-        return floor;
-    }
-    let annealed = cfg.guidance_coef * (1.0 - update as f64 / cfg.guidance_updates as f64);
-    annealed.max(floor)
 }
 
 /// Trains according to `cfg` until the stop rule, a budget or `interrupt` (see the
@@ -333,36 +117,6 @@ pub fn train(cfg: TrainConfig, interrupt: &AtomicBool) -> Result<TrainOutcome> {
     run.finish(end)
 }
 
-/// Settings that clap cannot check for a programmatic config: refused before a run
-/// folder is made.
-fn check_settings(cfg: &TrainConfig) -> Result<()> {
-    OpponentMix::parse(&cfg.opponents)?;
-    if !cfg.win_bonus.is_finite() {
-        bail!("--win-bonus must be a finite number");
-    }
-    if !(cfg.target_kl.is_finite() && cfg.target_kl >= 0.0) {
-        bail!("--target-kl must be a non-negative number (0 = off)");
-    }
-    if !(cfg.guidance_floor.is_finite() && cfg.guidance_floor >= 0.0) {
-        bail!("--guidance-floor must be a non-negative number");
-    }
-    if cfg.teacher == Teacher::Search {
-        if !(cfg.search_fraction > 0.0 && cfg.search_fraction <= 1.0) {
-            bail!("--search-fraction must be in (0, 1] with --teacher search");
-        }
-        if cfg.search_rollouts == 0 || cfg.search_rollouts > 100_000 {
-            bail!("--search-rollouts must be in 1..=100000");
-        }
-        if !(cfg.search_temperature.is_finite() && cfg.search_temperature > 0.0) {
-            bail!("--search-temperature must be a positive number");
-        }
-    }
-    if cfg.steps_per_update == 0 || cfg.minibatch == 0 {
-        bail!("--steps-per-update and --minibatch must be positive");
-    }
-    Ok(())
-}
-
 fn progress_bar(cfg: &TrainConfig, position: u64) -> ProgressBar {
     let bar = if cfg.quiet {
         ProgressBar::hidden()
@@ -379,171 +133,6 @@ fn progress_bar(cfg: &TrainConfig, position: u64) -> ProgressBar {
     );
     bar.set_position(position);
     bar
-}
-
-/// The network, its optimizer and the run's progress.
-struct Learner {
-    net: OwnedNet,
-    adam: Adam,
-    oracle: Option<OracleCritic>,
-    progress: Progress,
-    model: ModelConfig,
-    dev: Device,
-}
-
-impl Learner {
-    fn new(
-        cfg: &TrainConfig,
-        model: ModelConfig,
-        dev: Device,
-        checkpoint: Option<&Checkpoint>,
-    ) -> Result<Learner> {
-        let net = OwnedNet::new(model, cfg.encoding(), dev)?;
-        let mut adam = Adam::new(&net.vs, cfg.lr);
-        let mut progress = Progress::default();
-        if let Some(ck) = checkpoint {
-            if ck.params.model != model {
-                bail!(
-                    "checkpoint model {:?} differs from the config's {:?}",
-                    ck.params.model,
-                    model
-                );
-            }
-            ck.params.load_into(&net.vs, net.net.encoding)?;
-            adam.load_state(&ck.adam)?;
-            progress = ck.progress.clone();
-            progress.resumes += 1;
-        }
-        let oracle = if cfg.oracle_critic {
-            let saved = checkpoint.and_then(|c| c.oracle.as_ref());
-            Some(OracleCritic::new(dev, cfg.lr, cfg.encoding(), saved)?)
-        } else {
-            None
-        };
-        Ok(Learner {
-            net,
-            adam,
-            oracle,
-            progress,
-            model,
-            dev,
-        })
-    }
-
-    /// One PPO update on `c`'s samples (their advantages first recomputed with the
-    /// oracle critic's values when there is one, which is then fitted to the returns);
-    /// counts it in the progress. Returns the statistics, the guidance coefficient used,
-    /// the update's seconds and the explained variances.
-    fn update(&mut self, cfg: &TrainConfig, c: &mut Collected) -> Result<Updated> {
-        let start = Instant::now();
-        let behaviour_ev = explained_variance(&c.samples.ret, &c.samples.adv);
-        let mut rng = Rng::new(Rng::derive_seed(cfg.seed, self.progress.update));
-        let oracle_ev = match &self.oracle {
-            Some(o) => Some(oracle_advantages(o, cfg, c)?),
-            None => None,
-        };
-        let coef = guidance_coef(cfg, self.progress.update);
-        let params = PpoParams {
-            epochs: cfg.epochs,
-            minibatch: cfg.minibatch,
-            clip: cfg.clip,
-            value_coef: cfg.value_coef,
-            entropy_coef: cfg.entropy_coef,
-            guidance_coef: coef,
-            max_grad_norm: cfg.max_grad_norm,
-            target_kl: (cfg.target_kl > 0.0).then_some(cfg.target_kl),
-        };
-        self.adam.lr = learning_rate(cfg, self.progress.update);
-        let stats = ppo::update(
-            &self.net.net,
-            &mut self.adam,
-            &c.samples,
-            &params,
-            self.dev,
-            &mut rng,
-        )?;
-        if let Some(o) = self.oracle.as_mut() {
-            let s = &c.samples;
-            o.fit(
-                &s.obs,
-                &s.hidden,
-                &monte_carlo_returns(cfg, c),
-                cfg.minibatch,
-                &mut rng,
-            )?;
-        }
-        self.progress.update += 1;
-        self.progress.samples += c.samples.len() as u64;
-        self.progress.hands += c.hands;
-        Ok(Updated {
-            stats,
-            coef,
-            seconds: start.elapsed().as_secs_f64(),
-            explained_variance: behaviour_ev,
-            oracle_explained_variance: oracle_ev,
-        })
-    }
-}
-
-impl Learner {
-    /// Writes the checkpoint of the learner's current state into the run folder.
-    fn save(&self, dir: &std::path::Path) -> Result<()> {
-        save(
-            &self.net,
-            self.model,
-            &self.adam,
-            &self.progress,
-            self.oracle.as_ref(),
-            dir,
-        )
-    }
-}
-
-/// What one PPO update reports.
-struct Updated {
-    stats: UpdateStats,
-    /// The guidance coefficient used.
-    coef: f64,
-    seconds: f64,
-    /// Of the λ-returns by the behaviour policy's values.
-    explained_variance: f64,
-    /// Of the Monte-Carlo returns by the oracle critic (before its fit).
-    oracle_explained_variance: Option<f64>,
-}
-
-/// Each sample's Monte-Carlo return: the hand's final reward discounted to the sample
-/// (γ = 1 by default: the reward itself).
-fn monte_carlo_returns(cfg: &TrainConfig, c: &Collected) -> Vec<f32> {
-    let mut g = vec![0f32; c.samples.len()];
-    for &(start, n, reward) in &c.segments {
-        for i in 0..n {
-            g[start + i] = reward * (cfg.gamma as f32).powi((n - 1 - i) as i32);
-        }
-    }
-    g
-}
-
-/// Recomputes `c`'s advantages and returns by GAE with the oracle critic's values;
-/// returns the critic's explained variance of the Monte-Carlo returns.
-fn oracle_advantages(oracle: &OracleCritic, cfg: &TrainConfig, c: &mut Collected) -> Result<f64> {
-    let values = oracle.values(&c.samples.obs, &c.samples.hidden, 1024)?;
-    let g = monte_carlo_returns(cfg, c);
-    let residual: Vec<f32> = g.iter().zip(&values).map(|(g, v)| g - v).collect();
-    for &(start, n, reward) in &c.segments {
-        let mut rewards = vec![0f32; n];
-        if let Some(r) = rewards.last_mut() {
-            *r = reward;
-        }
-        let (adv, ret) = gae(
-            &rewards,
-            &values[start..start + n],
-            cfg.gamma as f32,
-            cfg.lambda as f32,
-        );
-        c.samples.adv[start..start + n].copy_from_slice(&adv);
-        c.samples.ret[start..start + n].copy_from_slice(&ret);
-    }
-    Ok(explained_variance(&g, &residual))
 }
 
 /// How the loop ended.
@@ -773,89 +362,5 @@ impl Run {
             interrupted,
             skipped_eval: self.skipped_eval,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use clap::Parser;
-
-    #[test]
-    fn learning_rate_schedules() {
-        let lin = TrainConfig::parse_from([
-            "train",
-            "--lr",
-            "0.01",
-            "--lr-schedule",
-            "linear",
-            "--max-updates",
-            "4",
-        ]);
-        let lrs: Vec<f64> = (0..5).map(|u| learning_rate(&lin, u)).collect();
-        assert_eq!(lrs, vec![0.01, 0.0075, 0.005, 0.0025, 0.0]);
-        let unbounded =
-            TrainConfig::parse_from(["train", "--lr", "0.01", "--lr-schedule", "linear"]);
-        assert_eq!(learning_rate(&unbounded, 1000), 0.01, "no budget: constant");
-        assert_eq!(learning_rate(&TrainConfig::default(), 7), 3e-4);
-    }
-
-    #[test]
-    fn explained_variance_of_perfect_useless_and_constant_values() {
-        let ret = [1.0f32, 2.0, 3.0, 4.0];
-        assert_eq!(explained_variance(&ret, &[0.0; 4]), 1.0, "V = R");
-        // V = mean(R): the residuals vary as much as R.
-        let adv: Vec<f32> = ret.iter().map(|r| r - 2.5).collect();
-        assert!(explained_variance(&ret, &adv).abs() < 1e-12);
-        assert_eq!(explained_variance(&[2.0; 3], &[1.0; 3]), 0.0);
-    }
-
-    #[test]
-    fn guidance_anneals_to_its_floor_and_stays() {
-        let cfg = TrainConfig::parse_from([
-            "train",
-            "--guidance-coef",
-            "1.0",
-            "--guidance-updates",
-            "10",
-            "--guidance-floor",
-            "0.2",
-        ]);
-        assert_eq!(guidance_coef(&cfg, 0), 1.0);
-        assert!((guidance_coef(&cfg, 5) - 0.5).abs() < 1e-12);
-        assert_eq!(guidance_coef(&cfg, 9), 0.2);
-        assert_eq!(guidance_coef(&cfg, 1000), 0.2);
-        let no_floor = TrainConfig::parse_from(["train", "--guidance-updates", "10"]);
-        assert_eq!(guidance_coef(&no_floor, 10), 0.0);
-        let off = TrainConfig::parse_from(["train", "--guidance", "off", "--guidance-floor", "1"]);
-        assert_eq!(guidance_coef(&off, 0), 0.0);
-        let zero = TrainConfig::parse_from([
-            "train",
-            "--guidance-updates",
-            "0",
-            "--guidance-floor",
-            "0.3",
-        ]);
-        assert_eq!(guidance_coef(&zero, 0), 0.3);
-    }
-
-    #[test]
-    fn old_configs_build_all_token_models_and_new_ones_the_rules_tiles() {
-        // A config.json written before --tokens existed: the model it resumes has all
-        // 34 tile tokens.
-        let old: TrainConfig = serde_json::from_str(r#"{"rules": "sanma"}"#).unwrap();
-        assert_eq!(old.tokens, Tokens::All);
-        // Likewise before --teacher: the value scores; a new run imitates the bot.
-        assert_eq!(old.teacher, super::Teacher::ValueScores);
-        assert_eq!(TrainConfig::default().teacher, super::Teacher::Eff);
-        assert_eq!(model_config(&old).tokens, TileSet::FourPlayer);
-        let new = TrainConfig::default();
-        assert_eq!(new.tokens, Tokens::Rules);
-        assert_eq!(model_config(&new).tokens, TileSet::Sanma);
-        let four = TrainConfig {
-            rules: "four-player".into(),
-            ..TrainConfig::default()
-        };
-        assert_eq!(model_config(&four).tokens, TileSet::FourPlayer);
     }
 }

@@ -17,11 +17,12 @@ use engine::Rules;
 use inference::panic_message;
 use tch::nn::VarStore;
 
+use super::advantages::{fill_advantages, Segment};
 use super::config::{Guidance, Teacher, TrainConfig};
 use super::model::{ModelConfig, ParamSnapshot};
 use super::opponents::OpponentMix;
 use super::oracle::HIDDEN_LEN;
-use super::ppo::{gae, guidance_target, Samples};
+use super::ppo::{guidance_target, Samples};
 use super::search_teacher::{search_target, SearchTeacherSetup};
 use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 
@@ -92,7 +93,9 @@ pub struct Collected {
     pub wait_s: f64,
     /// Each kept trajectory's samples (first index, length) and final reward, so that
     /// the advantages can be recomputed with other values (the oracle critic).
-    pub segments: Vec<(usize, usize, f32)>,
+    pub segments: Vec<Segment>,
+    /// Each sample's value by the behaviour policy (its advantages' baseline).
+    pub values: Vec<f32>,
 }
 
 /// Where a self-play thread receives its parameter snapshots (postcard bytes).
@@ -146,7 +149,7 @@ impl Workers {
     ) -> Result<Workers> {
         let count = match cfg.workers {
             _ if cfg.broker.is_some() && cfg.no_local_workers => 0,
-            0 => (super::run::cores() / 2).max(1),
+            0 => (super::setup::cores() / 2).max(1),
             n => n,
         };
         if cfg.no_local_workers && cfg.broker.is_none() {
@@ -248,6 +251,7 @@ impl Workers {
             reward: 0.0,
             wait_s: 0.0,
             segments: Vec::new(),
+            values: Vec::new(),
         };
         while c.samples.len() < cfg.steps_per_update {
             if interrupt.load(Ordering::Relaxed) {
@@ -267,6 +271,13 @@ impl Workers {
                 Err(RecvTimeoutError::Disconnected) => return Err(self.ended()),
             }
         }
+        fill_advantages(
+            &mut c.samples,
+            &c.segments,
+            &c.values,
+            cfg.gamma,
+            cfg.lambda,
+        );
         c.wait_s = start.elapsed().as_secs_f64();
         Ok(Some(c))
     }
@@ -309,8 +320,8 @@ impl Workers {
     }
 }
 
-/// Adds the fresh trajectories of a batch to `c` with their GAE advantages, returns and
-/// guidance targets.
+/// Adds the fresh trajectories of a batch to `c` with their values and guidance targets
+/// (the advantages and returns are filled in once the update's samples are complete).
 fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Collected) {
     let s = &mut c.samples;
     let encoding = cfg.encoding();
@@ -329,15 +340,8 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
         }
         c.kept += 1;
         c.reward += tr.reward as f64;
-        let n = tr.steps.len();
-        let mut rewards = vec![0.0f32; n];
-        if let Some(r) = rewards.last_mut() {
-            *r = tr.reward;
-        }
-        let values: Vec<f32> = tr.steps.iter().map(|st| st.value).collect();
-        let (adv, ret) = gae(&rewards, &values, cfg.gamma as f32, cfg.lambda as f32);
-        c.segments.push((s.action.len(), n, tr.reward));
-        for (i, st) in tr.steps.iter().enumerate() {
+        c.segments.push((s.action.len(), tr.steps.len(), tr.reward));
+        for st in &tr.steps {
             let start = s.mask.len();
             s.mask
                 .extend((0..actions).map(|a| ((st.legal[a / 64] >> (a % 64)) & 1) as f32));
@@ -372,8 +376,9 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
             }
             s.action.push(st.action as i64);
             s.old_logp.push(st.logp);
-            s.adv.push(adv[i]);
-            s.ret.push(ret[i]);
+            c.values.push(st.value);
+            s.adv.push(0.0);
+            s.ret.push(0.0);
         }
     }
 }
