@@ -56,20 +56,7 @@ impl GamesConfig {
     }
 
     fn validate(&self) -> Result<()> {
-        self.rules
-            .validate()
-            .map_err(|e| anyhow::anyhow!("invalid rules: {e}"))?;
-        if self.seats.len() != self.rules.players as usize {
-            bail!(
-                "{} seats given but the rules have {} players",
-                self.seats.len(),
-                self.rules.players
-            );
-        }
-        if self.games == 0 {
-            bail!("--games must be at least 1");
-        }
-        Ok(())
+        super::validate_lineup(&self.rules, &self.seats, self.games, "--games")
     }
 }
 
@@ -200,16 +187,8 @@ fn play_seed(cfg: &GamesConfig, index: u64, seating: Seating) -> Result<Vec<Play
     let game_seed = Rng::derive_seed(cfg.seed, index);
     let mut out = Vec::with_capacity(cfg.rotations() as usize);
     for rotation in 0..cfg.rotations() as usize {
-        let mut seat_bot = [0usize; 4];
-        for (s, b) in seat_bot.iter_mut().enumerate().take(players) {
-            *b = (s + rotation) % players;
-        }
-        let mut agents: Vec<Seated> = (0..players)
-            .map(|s| {
-                let bot_seed = Rng::derive_seed(game_seed, (rotation * 4 + s) as u64 + 1);
-                cfg.seats[seat_bot[s]].make(bot_seed, seating)
-            })
-            .collect::<Result<_>>()?;
+        let (seat_bot, mut agents) =
+            super::seat_rotation(&cfg.seats, players, game_seed, rotation, seating)?;
         let (scores, hands) = play_game(cfg.rules, game_seed, &mut agents)
             .with_context(|| format!("game {index} (seed {game_seed}), rotation {rotation}"))?;
         out.push(PlayedGame {

@@ -149,21 +149,49 @@ impl ArenaConfig {
     }
 
     fn validate(&self) -> Result<()> {
-        self.rules
-            .validate()
-            .map_err(|e| anyhow::anyhow!("invalid rules: {e}"))?;
-        if self.seats.len() != self.rules.players as usize {
-            bail!(
-                "{} seats given but the rules have {} players",
-                self.seats.len(),
-                self.rules.players
-            );
-        }
-        if self.hands == 0 {
-            bail!("--hands must be at least 1");
-        }
-        Ok(())
+        validate_lineup(&self.rules, &self.seats, self.hands, "--hands")
     }
+}
+
+/// Checks that the rules can be played, the line-up fills the table and `count` (hands
+/// or games, named by `flag`) is positive.
+fn validate_lineup(rules: &Rules, seats: &[BotSpec], count: u64, flag: &str) -> Result<()> {
+    rules
+        .validate()
+        .map_err(|e| anyhow::anyhow!("invalid rules: {e}"))?;
+    if seats.len() != rules.players as usize {
+        bail!(
+            "{} seats given but the rules have {} players",
+            seats.len(),
+            rules.players
+        );
+    }
+    if count == 0 {
+        bail!("{flag} must be at least 1");
+    }
+    Ok(())
+}
+
+/// The line-up entry in each seat for seat rotation `rotation`, and the agents that sit
+/// there, seeded from `seed` (a wall's or a game's), the rotation and the seat.
+fn seat_rotation(
+    seats: &[BotSpec],
+    players: usize,
+    seed: u64,
+    rotation: usize,
+    seating: Seating,
+) -> Result<([usize; 4], Vec<Seated>)> {
+    let mut seat_bot = [0usize; 4];
+    for (s, b) in seat_bot.iter_mut().enumerate().take(players) {
+        *b = (s + rotation) % players;
+    }
+    let agents = (0..players)
+        .map(|s| {
+            let bot_seed = Rng::derive_seed(seed, (rotation * 4 + s) as u64 + 1);
+            seats[seat_bot[s]].make(bot_seed, seating)
+        })
+        .collect::<Result<_>>()?;
+    Ok((seat_bot, agents))
 }
 
 /// One played hand: which bot sat where, and what happened.
@@ -183,16 +211,8 @@ fn play_wall(cfg: &ArenaConfig, wall: u64, seating: Seating) -> Result<Vec<Playe
     let wall_seed = Rng::derive_seed(cfg.seed, wall);
     let mut out = Vec::with_capacity(cfg.rotations() as usize);
     for rotation in 0..cfg.rotations() as usize {
-        let mut seat_bot = [0usize; 4];
-        for (s, b) in seat_bot.iter_mut().enumerate().take(players) {
-            *b = (s + rotation) % players;
-        }
-        let mut agents: Vec<Seated> = (0..players)
-            .map(|s| {
-                let bot_seed = Rng::derive_seed(wall_seed, (rotation * 4 + s) as u64 + 1);
-                cfg.seats[seat_bot[s]].make(bot_seed, seating)
-            })
-            .collect::<Result<_>>()?;
+        let (seat_bot, mut agents) =
+            seat_rotation(&cfg.seats, players, wall_seed, rotation, seating)?;
         let mut game = Game::new(rules, wall_seed).map_err(|e| anyhow::anyhow!("{e}"))?;
         let summary = play_hand(&mut game, &mut agents)
             .map_err(|e| anyhow::anyhow!("{e}"))
