@@ -130,7 +130,6 @@ impl Cache {
     fn ukeire_types(&self, p: &Prepared, h: &TileCounts, d: usize, t: usize, x: usize) -> u64 {
         let mut fresh = [SuitDraws::default(); 3];
         let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
-        let suit = |y: usize| if y < 27 { y / 9 } else { 3 };
         let (gd, gt, gx) = (suit(d), suit(t), suit(x));
         for g in 0..3 {
             match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
@@ -147,6 +146,16 @@ impl Cache {
             }
         }
         p.ukeire_mask_with(h, pick)
+    }
+}
+
+/// The suit (0..3) of tile type `y`, 3 for honours.
+#[inline(always)]
+fn suit(y: usize) -> usize {
+    if y < 27 {
+        y / 9
+    } else {
+        3
     }
 }
 
@@ -169,7 +178,18 @@ fn best_per_discard(
         ts &= ts - 1;
         let mut h13 = *counts;
         h13[t] -= 1;
-        let p14 = prepared[t].with_count(&h13, d, h13[d] + 1);
+        let (gd, gt) = (suit(d), suit(t));
+        // The class of d's suit after the draw is in the cached draws (of `counts`, or
+        // of `counts - t` when t is in the same suit); well formed: h13[d] < 4.
+        let known = match gd {
+            3 => None,
+            _ if gd == gt => cache.minus[t].class_after(d % 9),
+            _ => cache.base[gd].class_after(d % 9),
+        };
+        let p14 = match known {
+            Some(class) => prepared[t].with_count_class(&h13, d, h13[d] + 1, class),
+            None => prepared[t].with_count(&h13, d, h13[d] + 1),
+        };
         let mut h14 = h13;
         h14[d] += 1;
         // Discards x >= t only: the pair {t, x} serves both.
@@ -180,7 +200,14 @@ fn best_per_discard(
             if h14[x] == 0 {
                 continue;
             }
-            let p = p14.with_count(&h14, x, h14[x] - 1);
+            let gx = suit(x);
+            // A suit that neither d nor t touched has, less x, the class of `counts - x`.
+            let p = if gx < 3 && gx != gd && gx != gt {
+                let class = prepared[x].suit_class(gx);
+                p14.with_count_class(&h14, x, h14[x] - 1, class)
+            } else {
+                p14.with_count(&h14, x, h14[x] - 1)
+            };
             if p.min_shanten() != target {
                 continue;
             }

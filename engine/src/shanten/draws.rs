@@ -79,6 +79,15 @@ impl SuitDraws {
     }
 }
 
+impl SuitDraws {
+    /// The class of the pattern with one tile drawn at position `i` (0..9), for a
+    /// position held fewer than four times; `None` for a malformed pattern.
+    #[inline(always)]
+    pub(crate) fn class_after(&self, i: usize) -> Option<u8> {
+        (!self.malformed).then_some(self.class[i % 9])
+    }
+}
+
 impl Prepared {
     /// [`Prepared::suit_improving`] from the cached draws of group `G`.
     #[inline(always)]

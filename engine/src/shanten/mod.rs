@@ -43,11 +43,11 @@
 //!   lookup per candidate tile, branch-free), evaluates honours once per count, and
 //!   skips isolated candidates (a lone single's effect does not depend on its place).
 //!
-//! Tables ([`TABLE_BYTES`] = 669,942 bytes of generated data, embedded with
+//! Tables ([`TABLE_BYTES`] = 670,326 bytes of generated data, embedded with
 //! `include_bytes!` from `OUT_DIR`; no runtime initialisation, no allocation): suit
-//! classes 405,350, honour classes 10,000, pair combinations 16,128 + 8,064 and final
+//! classes 405,350, honour classes 10,000, pair combinations 16,384 + 8,192 and final
 //! combinations 230,400 (rows padded to powers of two so that indexing needs no
-//! multiplication; unpadded they would take 586,656 bytes). Compile-time constants add
+//! multiplication, the pair tables also to 128 rows so that no clamp is needed; unpadded they would take 586,656 bytes). Compile-time constants add
 //! 21,504 bytes (rank steps 16,384 + 4,608, honour weights 512) and `efficiency` 2,048:
 //! about 694 KB of flash in all, well inside the 2 MB budget.
 //!
@@ -68,9 +68,9 @@ use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
 /// orphans when the hand has melds): `i8::MAX`, so that [`Shanten::min`] ignores it.
 pub const NOT_APPLICABLE: i8 = i8::MAX;
 
-/// Size in bytes of the embedded generated tables (669,942: suit classes 405,350, honour
-/// classes 10,000, two-group combinations 16,128 + 8,064, final combinations 230,400,
-/// rows padded to powers of two); the rank and weight constants add 21,504 bytes.
+/// Size in bytes of the embedded generated tables (670,326: suit classes 405,350, honour
+/// classes 10,000, two-group combinations 16,384 + 8,192, final combinations 230,400,
+/// rows and the pair tables' row counts padded to powers of two); the rank and weight constants add 21,504 bytes.
 pub const TABLE_BYTES: usize = table::TABLE_BYTES;
 
 /// Shanten of each winning form.
@@ -501,6 +501,31 @@ impl Prepared {
     /// value scores chain through draws and discards). `t >= 34` returns a copy.
     #[inline]
     pub(crate) fn with_count(&self, counts: &TileCounts, t: usize, c_new: u8) -> Prepared {
+        let class = match (group_of(t, self.tile_set), counts.get(t)) {
+            (Some(g), Some(_)) if g < 3 => {
+                let base = g * 9;
+                let mut suit = [0u8; 9];
+                suit.copy_from_slice(&counts[base..base + 9]);
+                suit[t - base] = c_new;
+                table::suit_class(&suit)
+            }
+            _ => 0,
+        };
+        self.with_count_class(counts, t, c_new, class)
+    }
+
+    /// [`Prepared::with_count`] with the new class of `t`'s group already known:
+    /// `class` must be the class of the changed suit pattern when `t` belongs to a suit
+    /// group of the tile set (it is ignored otherwise). The value scores know most of
+    /// these classes from cached draws and prepared hands, and skip the rank.
+    #[inline]
+    pub(crate) fn with_count_class(
+        &self,
+        counts: &TileCounts,
+        t: usize,
+        c_new: u8,
+        class: u8,
+    ) -> Prepared {
         let mut p = *self;
         let Some(&c) = counts.get(t) else {
             return p;
@@ -516,11 +541,7 @@ impl Prepared {
                 p.cd = table::pair_cd(p.class[2], p.class[3]);
             }
             Some(g) => {
-                let base = g * 9;
-                let mut suit = [0u8; 9];
-                suit.copy_from_slice(&counts[base..base + 9]);
-                suit[t - base] = c_new;
-                p.class[g] = table::suit_class(&suit);
+                p.class[g % 3] = class;
                 if g < 2 {
                     p.ab = table::pair_ab(p.class[0], p.class[1]);
                 } else {
@@ -537,6 +558,12 @@ impl Prepared {
             p.orphan_kinds += step(1);
         }
         p
+    }
+
+    /// The class of suit group `g` (0..3) of the prepared hand.
+    #[inline(always)]
+    pub(crate) fn suit_class(&self, g: usize) -> u8 {
+        self.class[g % 3]
     }
 
     /// Minimum shanten after adding one tile of type `t` to `counts` (the array this
