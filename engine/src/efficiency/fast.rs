@@ -68,7 +68,7 @@ pub(super) fn second_steps(
             with_d |= (ukeire_types[t] >> d & 1) << t;
         }
         cache.draw(counts, d);
-        let best_tiles = best_per_discard(counts, unseen, prepared, &cache, with_d, d, target);
+        let best_tiles = best_per_discard(counts, unseen, prepared, &mut cache, with_d, d, target);
         let mut k = with_d;
         while k != 0 {
             let t = k.trailing_zeros() as usize;
@@ -95,6 +95,8 @@ struct Cache {
     base: [SuitDraws; 3],
     minus: [SuitDraws; 27],
     plus: SuitDraws,
+    plus_minus: [SuitDraws; 9],
+    plus_minus_valid: u16,
 }
 
 impl Cache {
@@ -113,11 +115,14 @@ impl Cache {
             base,
             minus,
             plus: SuitDraws::default(),
+            plus_minus: [SuitDraws::default(); 9],
+            plus_minus_valid: 0,
         }
     }
 
     /// Sets the draw `d`.
     fn draw(&mut self, counts: &TileCounts, d: usize) {
+        self.plus_minus_valid = 0;
         if d < 27 {
             let mut h = *counts;
             h[d] += 1;
@@ -125,25 +130,53 @@ impl Cache {
         }
     }
 
+    /// The draws of `counts + d - y` in their common suit (`y != d`, same suit, held):
+    /// computed on first use for each draw, then shared by every `t = y` or `x = y`.
+    fn plus_minus(&mut self, counts: &TileCounts, d: usize, y: usize) -> &SuitDraws {
+        let i = y % 9;
+        if self.plus_minus_valid >> i & 1 == 0 {
+            let mut h = *counts;
+            h[d] += 1;
+            h[y] -= 1;
+            self.plus_minus[i] = SuitDraws::of_suit(&h, y / 9);
+            self.plus_minus_valid |= 1 << i;
+        }
+        &self.plus_minus[i]
+    }
+
     /// The ukeire types of `h = counts + d - t - x` (prepared as `p`): cached draws for
-    /// the suits that at most one of `d`, `t`, `x` changed, fresh ones for the others.
-    fn ukeire_types(&self, p: &Prepared, h: &TileCounts, d: usize, t: usize, x: usize) -> u64 {
-        let mut fresh = [SuitDraws::default(); 3];
-        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
+    /// the suits that at most two of `d`, `t`, `x` changed (the pairs with `d` from
+    /// [`Cache::plus_minus`]), fresh ones for the others.
+    fn ukeire_types(
+        &mut self,
+        counts: &TileCounts,
+        p: &Prepared,
+        h: &TileCounts,
+        (d, t, x): (usize, usize, usize),
+    ) -> u64 {
         let (gd, gt, gx) = (suit(d), suit(t), suit(x));
+        // At most one suit holds two or three of d, t, x: its draws first (the borrow
+        // of `self` ends there), by value.
+        let mut special = None;
         for g in 0..3 {
+            special = match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
+                (1, 1, 0) => Some((g, *self.plus_minus(counts, d, t))),
+                (1, 0, 1) => Some((g, *self.plus_minus(counts, d, x))),
+                (0, 1, 1) | (1, 1, 1) => Some((g, SuitDraws::of_suit(h, g))),
+                _ => continue,
+            };
+        }
+        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
+        for (g, slot) in pick.iter_mut().enumerate() {
             match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
-                (0, 0, 0) => {}
-                (1, 0, 0) => pick[g] = &self.plus,
-                (0, 1, 0) => pick[g] = &self.minus[t],
-                (0, 0, 1) => pick[g] = &self.minus[x],
-                _ => fresh[g] = SuitDraws::of_suit(h, g),
+                (1, 0, 0) => *slot = &self.plus,
+                (0, 1, 0) => *slot = &self.minus[t],
+                (0, 0, 1) => *slot = &self.minus[x],
+                _ => {}
             }
         }
-        for g in 0..3 {
-            if ((gd == g) as u8 + (gt == g) as u8 + (gx == g) as u8) > 1 {
-                pick[g] = &fresh[g];
-            }
+        if let Some((g, draws)) = &special {
+            pick[*g] = draws;
         }
         p.ukeire_mask_with(h, pick)
     }
@@ -166,7 +199,7 @@ fn best_per_discard(
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
-    cache: &Cache,
+    cache: &mut Cache,
     with_d: u64,
     d: usize,
     target: i8,
@@ -213,7 +246,7 @@ fn best_per_discard(
             }
             let mut h = h14;
             h[x] -= 1;
-            let types = cache.ukeire_types(&p, &h, d, t, x);
+            let types = cache.ukeire_types(counts, &p, &h, (d, t, x));
             // `unseen` less the drawn copy (unseen[d] >= 1 here).
             let tiles = sum_over(types, unseen) - (types >> d & 1) as u32;
             best[t] = best[t].max(tiles);

@@ -692,6 +692,34 @@ impl Prepared {
         (mask, by_count[0])
     }
 
+    /// The types whose draw lowers the seven-pairs or thirteen-orphans shanten when that
+    /// form is enabled and decides the current shanten `cur`: singles (and new types
+    /// while fewer than seven kinds are held) for seven pairs, missing orphans (and held
+    /// ones while no orphan is paired) for thirteen orphans.
+    #[inline(always)]
+    fn special_ukeire(&self, counts: &TileCounts, cur: i8) -> u64 {
+        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
+        let kokushi =
+            self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
+        let mut mask = 0u64;
+        if chiitoi || kokushi {
+            let (zeros, ones) = zero_one_masks(counts);
+            if chiitoi {
+                mask |= ones;
+                if self.kinds < 7 {
+                    mask |= zeros;
+                }
+            }
+            if kokushi {
+                mask |= zeros & ORPHAN_MASK;
+                if self.orphan_pairs == 0 {
+                    mask |= ones & ORPHAN_MASK;
+                }
+            }
+        }
+        mask
+    }
+
     /// The ukeire types of the prepared hand `counts`: types of the tile set, held fewer
     /// than four times, whose draw lowers the minimum shanten.
     #[inline]
@@ -714,31 +742,29 @@ impl Prepared {
             mask |= self.suit_improving::<1>(counts, single);
             mask |= self.suit_improving::<2>(counts, single);
         }
-        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
-        let kokushi =
-            self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
-        if chiitoi || kokushi {
-            let mut zeros = 0u64;
-            let mut ones = 0u64;
-            for (t, &c) in counts.iter().enumerate() {
-                zeros |= ((c == 0) as u64) << t;
-                ones |= ((c == 1) as u64) << t;
-            }
-            if chiitoi {
-                mask |= ones;
-                if self.kinds < 7 {
-                    mask |= zeros;
-                }
-            }
-            if kokushi {
-                mask |= zeros & ORPHAN_MASK;
-                if self.orphan_pairs == 0 {
-                    mask |= ones & ORPHAN_MASK;
-                }
-            }
-        }
-        mask & valid
+        (mask | self.special_ukeire(counts, cur)) & valid
     }
+}
+
+/// Bit masks of the types held zero times and exactly once, branch-free over the five
+/// words of [`words`]: a byte is nonzero iff `((b & 0x7F) + 0x7F) | b` has its high bit
+/// set (exact for every byte value), `b == 1` iff `b ^ 1` is zero, and the eight flags
+/// of a word are gathered into a byte by one multiply (bit `i` of the product's top
+/// byte is byte `i`'s flag: the partial products never overlap).
+#[inline(always)]
+fn zero_one_masks(counts: &TileCounts) -> (u64, u64) {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let nonzero = |w: u64| (((w & LOW7) + LOW7) | w) & HIGH;
+    let gather = |flags: u64| (flags >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let mut zeros = 0u64;
+    let mut ones = 0u64;
+    for (i, &w) in words(counts).iter().enumerate() {
+        zeros |= gather(!nonzero(w) & HIGH) << (8 * i);
+        ones |= gather(!nonzero(w ^ ONES) & HIGH) << (8 * i);
+    }
+    let types = (1u64 << NUM_TILE_TYPES) - 1;
+    (zeros & types, ones & types)
 }
 
 #[inline(always)]
