@@ -43,12 +43,14 @@
 //! general: honours before number tiles (a single honour before a paired one), then
 //! terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
 
+mod cache;
 mod fast;
 #[doc(hidden)]
 pub mod reference;
 
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
+pub use cache::{ValueScoresCache, VALUE_SCORES_CACHE_SLOTS};
 use reference::second_step;
 
 /// Ukeire of a `13 - 3k`-tile hand.
