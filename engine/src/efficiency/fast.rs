@@ -29,8 +29,11 @@ use crate::tile::{TileCounts, NUM_TILE_TYPES};
 
 /// Second step of every discard in `keep` (the held types whose discard leaves the best
 /// shanten `best`), written to `out` (entries outside `keep` untouched). `prepared[t]`
-/// and `ukeire_types[t]` are the prepared hand `counts - t` and its ukeire types.
+/// and `ukeire_types[t]` are the prepared hand `counts - t` and its ukeire types;
+/// `cache` is [`Cache::new`] of `counts` with every type of `keep` among its discards.
+#[allow(clippy::too_many_arguments)] // the first step's results, passed on as they are
 pub(super) fn second_steps(
+    cache: &mut Cache,
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
@@ -50,7 +53,6 @@ pub(super) fn second_steps(
         k &= k - 1;
         draws |= ukeire_types[t];
     }
-    let mut cache = Cache::new(counts, keep);
     let mut weighted = [0.0f32; NUM_TILE_TYPES];
     let mut total = [0u32; NUM_TILE_TYPES];
     while draws != 0 {
@@ -68,7 +70,7 @@ pub(super) fn second_steps(
             with_d |= (ukeire_types[t] >> d & 1) << t;
         }
         cache.draw(counts, d);
-        let best_tiles = best_per_discard(counts, unseen, prepared, &mut cache, with_d, d, target);
+        let best_tiles = best_per_discard(counts, unseen, prepared, cache, with_d, d, target);
         let mut k = with_d;
         while k != 0 {
             let t = k.trailing_zeros() as usize;
@@ -91,7 +93,7 @@ pub(super) fn second_steps(
 
 /// Suit draws ([`SuitDraws`]) of the patterns that recur: each suit of `counts`, each
 /// suit less one discard, the drawn tile's suit plus the draw.
-struct Cache {
+pub(super) struct Cache {
     base: [SuitDraws; 3],
     minus: [SuitDraws; 27],
     plus: SuitDraws,
@@ -100,10 +102,11 @@ struct Cache {
 }
 
 impl Cache {
-    fn new(counts: &TileCounts, keep: u64) -> Cache {
+    /// The draws of `counts` and of `counts - t` for every suit tile `t` in `discards`.
+    pub(super) fn new(counts: &TileCounts, discards: u64) -> Cache {
         let base = [0, 1, 2].map(|g| SuitDraws::of_suit(counts, g));
         let mut minus = [SuitDraws::default(); 27];
-        let mut k = keep & ((1 << 27) - 1);
+        let mut k = discards & ((1 << 27) - 1);
         while k != 0 {
             let t = k.trailing_zeros() as usize;
             k &= k - 1;
@@ -118,6 +121,16 @@ impl Cache {
             plus_minus: [SuitDraws::default(); 9],
             plus_minus_valid: 0,
         }
+    }
+
+    /// The ukeire types of `counts - t` (prepared as `p`, `t` among the discards of
+    /// [`Cache::new`]): the first step of the value scores, from the cached draws.
+    pub(super) fn ukeire_after_discard(&self, p: &Prepared, hand: &TileCounts, t: usize) -> u64 {
+        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
+        if t < 27 {
+            pick[t / 9] = &self.minus[t];
+        }
+        p.ukeire_mask_with(hand, pick)
     }
 
     /// Sets the draw `d`.
