@@ -14,11 +14,15 @@
 //!   `shanten(counts - x + d) + 1 <= shanten(counts - x + d - t) + 1 = s`), so only
 //!   those discards are tried as `x`;
 //! - every hand is one tile away from one already prepared, so [`Prepared`] is updated
-//!   for one group (`Prepared::with_count`) instead of rebuilt;
+//!   for one group (`Prepared::with_count`) instead of rebuilt, and where the changed
+//!   suit's new class is already known (d's suit after the draw is in the cached draws
+//!   of `counts` or `counts - t`; x's suit, untouched by d and t, has the class of the
+//!   prepared `counts - x`) without ranking it (`Prepared::with_count_class`);
 //! - the ukeire of a suit needs the classes of its pattern after each draw
-//!   ([`SuitDraws`]); the patterns of `counts`, `counts - t` and `counts + d` recur in
-//!   most hands evaluated, so their draws are computed once ([`Cache`]) and only the
-//!   suits holding two of `d`, `t`, `x` are ranked afresh.
+//!   ([`SuitDraws`]); the patterns of `counts`, `counts - t`, `counts + d` and
+//!   `counts + d - y` recur in most hands evaluated, so their draws are computed once
+//!   ([`Cache`], which also serves the first step's ukeire of every `counts - t`) and
+//!   only the suits holding `t` and `x` (with or without `d`) are ranked afresh.
 //!
 //! For a fixed discard the draws still come in ascending order, so the weighted sum is
 //! accumulated in `f32` in the reference's order and the results agree bit for bit.
