@@ -14,11 +14,15 @@
 //!   `shanten(counts - x + d) + 1 <= shanten(counts - x + d - t) + 1 = s`), so only
 //!   those discards are tried as `x`;
 //! - every hand is one tile away from one already prepared, so [`Prepared`] is updated
-//!   for one group (`Prepared::with_count`) instead of rebuilt;
+//!   for one group (`Prepared::with_count`) instead of rebuilt, and where the changed
+//!   suit's new class is already known (d's suit after the draw is in the cached draws
+//!   of `counts` or `counts - t`; x's suit, untouched by d and t, has the class of the
+//!   prepared `counts - x`) without ranking it (`Prepared::with_count_class`);
 //! - the ukeire of a suit needs the classes of its pattern after each draw
-//!   ([`SuitDraws`]); the patterns of `counts`, `counts - t` and `counts + d` recur in
-//!   most hands evaluated, so their draws are computed once ([`Cache`]) and only the
-//!   suits holding two of `d`, `t`, `x` are ranked afresh.
+//!   ([`SuitDraws`]); the patterns of `counts`, `counts - t`, `counts + d` and
+//!   `counts + d - y` recur in most hands evaluated, so their draws are computed once
+//!   ([`Cache`], which also serves the first step's ukeire of every `counts - t`) and
+//!   only the suits holding `t` and `x` (with or without `d`) are ranked afresh.
 //!
 //! For a fixed discard the draws still come in ascending order, so the weighted sum is
 //! accumulated in `f32` in the reference's order and the results agree bit for bit.
@@ -29,8 +33,11 @@ use crate::tile::{TileCounts, NUM_TILE_TYPES};
 
 /// Second step of every discard in `keep` (the held types whose discard leaves the best
 /// shanten `best`), written to `out` (entries outside `keep` untouched). `prepared[t]`
-/// and `ukeire_types[t]` are the prepared hand `counts - t` and its ukeire types.
+/// and `ukeire_types[t]` are the prepared hand `counts - t` and its ukeire types;
+/// `cache` is [`Cache::new`] of `counts` with every type of `keep` among its discards.
+#[allow(clippy::too_many_arguments)] // the first step's results, passed on as they are
 pub(super) fn second_steps(
+    cache: &mut Cache,
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
@@ -50,7 +57,6 @@ pub(super) fn second_steps(
         k &= k - 1;
         draws |= ukeire_types[t];
     }
-    let mut cache = Cache::new(counts, keep);
     let mut weighted = [0.0f32; NUM_TILE_TYPES];
     let mut total = [0u32; NUM_TILE_TYPES];
     while draws != 0 {
@@ -68,7 +74,7 @@ pub(super) fn second_steps(
             with_d |= (ukeire_types[t] >> d & 1) << t;
         }
         cache.draw(counts, d);
-        let best_tiles = best_per_discard(counts, unseen, prepared, &cache, with_d, d, target);
+        let best_tiles = best_per_discard(counts, unseen, prepared, cache, with_d, d, target);
         let mut k = with_d;
         while k != 0 {
             let t = k.trailing_zeros() as usize;
@@ -91,17 +97,20 @@ pub(super) fn second_steps(
 
 /// Suit draws ([`SuitDraws`]) of the patterns that recur: each suit of `counts`, each
 /// suit less one discard, the drawn tile's suit plus the draw.
-struct Cache {
+pub(super) struct Cache {
     base: [SuitDraws; 3],
     minus: [SuitDraws; 27],
     plus: SuitDraws,
+    plus_minus: [SuitDraws; 9],
+    plus_minus_valid: u16,
 }
 
 impl Cache {
-    fn new(counts: &TileCounts, keep: u64) -> Cache {
+    /// The draws of `counts` and of `counts - t` for every suit tile `t` in `discards`.
+    pub(super) fn new(counts: &TileCounts, discards: u64) -> Cache {
         let base = [0, 1, 2].map(|g| SuitDraws::of_suit(counts, g));
         let mut minus = [SuitDraws::default(); 27];
-        let mut k = keep & ((1 << 27) - 1);
+        let mut k = discards & ((1 << 27) - 1);
         while k != 0 {
             let t = k.trailing_zeros() as usize;
             k &= k - 1;
@@ -113,11 +122,24 @@ impl Cache {
             base,
             minus,
             plus: SuitDraws::default(),
+            plus_minus: [SuitDraws::default(); 9],
+            plus_minus_valid: 0,
         }
+    }
+
+    /// The ukeire types of `counts - t` (prepared as `p`, `t` among the discards of
+    /// [`Cache::new`]): the first step of the value scores, from the cached draws.
+    pub(super) fn ukeire_after_discard(&self, p: &Prepared, hand: &TileCounts, t: usize) -> u64 {
+        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
+        if t < 27 {
+            pick[t / 9] = &self.minus[t];
+        }
+        p.ukeire_mask_with(hand, pick)
     }
 
     /// Sets the draw `d`.
     fn draw(&mut self, counts: &TileCounts, d: usize) {
+        self.plus_minus_valid = 0;
         if d < 27 {
             let mut h = *counts;
             h[d] += 1;
@@ -125,28 +147,65 @@ impl Cache {
         }
     }
 
+    /// The draws of `counts + d - y` in their common suit (`y != d`, same suit, held):
+    /// computed on first use for each draw, then shared by every `t = y` or `x = y`.
+    fn plus_minus(&mut self, counts: &TileCounts, d: usize, y: usize) -> &SuitDraws {
+        let i = y % 9;
+        if self.plus_minus_valid >> i & 1 == 0 {
+            let mut h = *counts;
+            h[d] += 1;
+            h[y] -= 1;
+            self.plus_minus[i] = SuitDraws::of_suit(&h, y / 9);
+            self.plus_minus_valid |= 1 << i;
+        }
+        &self.plus_minus[i]
+    }
+
     /// The ukeire types of `h = counts + d - t - x` (prepared as `p`): cached draws for
-    /// the suits that at most one of `d`, `t`, `x` changed, fresh ones for the others.
-    fn ukeire_types(&self, p: &Prepared, h: &TileCounts, d: usize, t: usize, x: usize) -> u64 {
-        let mut fresh = [SuitDraws::default(); 3];
-        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
-        let suit = |y: usize| if y < 27 { y / 9 } else { 3 };
+    /// the suits that at most two of `d`, `t`, `x` changed (the pairs with `d` from
+    /// [`Cache::plus_minus`]), fresh ones for the others.
+    fn ukeire_types(
+        &mut self,
+        counts: &TileCounts,
+        p: &Prepared,
+        h: &TileCounts,
+        (d, t, x): (usize, usize, usize),
+    ) -> u64 {
         let (gd, gt, gx) = (suit(d), suit(t), suit(x));
+        // At most one suit holds two or three of d, t, x: its draws first (the borrow
+        // of `self` ends there), by value.
+        let mut special = None;
         for g in 0..3 {
+            special = match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
+                (1, 1, 0) => Some((g, *self.plus_minus(counts, d, t))),
+                (1, 0, 1) => Some((g, *self.plus_minus(counts, d, x))),
+                (0, 1, 1) | (1, 1, 1) => Some((g, SuitDraws::of_suit(h, g))),
+                _ => continue,
+            };
+        }
+        let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
+        for (g, slot) in pick.iter_mut().enumerate() {
             match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
-                (0, 0, 0) => {}
-                (1, 0, 0) => pick[g] = &self.plus,
-                (0, 1, 0) => pick[g] = &self.minus[t],
-                (0, 0, 1) => pick[g] = &self.minus[x],
-                _ => fresh[g] = SuitDraws::of_suit(h, g),
+                (1, 0, 0) => *slot = &self.plus,
+                (0, 1, 0) => *slot = &self.minus[t],
+                (0, 0, 1) => *slot = &self.minus[x],
+                _ => {}
             }
         }
-        for g in 0..3 {
-            if ((gd == g) as u8 + (gt == g) as u8 + (gx == g) as u8) > 1 {
-                pick[g] = &fresh[g];
-            }
+        if let Some((g, draws)) = &special {
+            pick[*g] = draws;
         }
         p.ukeire_mask_with(h, pick)
+    }
+}
+
+/// The suit (0..3) of tile type `y`, 3 for honours.
+#[inline(always)]
+fn suit(y: usize) -> usize {
+    if y < 27 {
+        y / 9
+    } else {
+        3
     }
 }
 
@@ -157,7 +216,7 @@ fn best_per_discard(
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
-    cache: &Cache,
+    cache: &mut Cache,
     with_d: u64,
     d: usize,
     target: i8,
@@ -169,7 +228,18 @@ fn best_per_discard(
         ts &= ts - 1;
         let mut h13 = *counts;
         h13[t] -= 1;
-        let p14 = prepared[t].with_count(&h13, d, h13[d] + 1);
+        let (gd, gt) = (suit(d), suit(t));
+        // The class of d's suit after the draw is in the cached draws (of `counts`, or
+        // of `counts - t` when t is in the same suit); well formed: h13[d] < 4.
+        let known = match gd {
+            3 => None,
+            _ if gd == gt => cache.minus[t].class_after(d % 9),
+            _ => cache.base[gd].class_after(d % 9),
+        };
+        let p14 = match known {
+            Some(class) => prepared[t].with_count_class(&h13, d, h13[d] + 1, class),
+            None => prepared[t].with_count(&h13, d, h13[d] + 1),
+        };
         let mut h14 = h13;
         h14[d] += 1;
         // Discards x >= t only: the pair {t, x} serves both.
@@ -180,13 +250,20 @@ fn best_per_discard(
             if h14[x] == 0 {
                 continue;
             }
-            let p = p14.with_count(&h14, x, h14[x] - 1);
+            let gx = suit(x);
+            // A suit that neither d nor t touched has, less x, the class of `counts - x`.
+            let p = if gx < 3 && gx != gd && gx != gt {
+                let class = prepared[x].suit_class(gx);
+                p14.with_count_class(&h14, x, h14[x] - 1, class)
+            } else {
+                p14.with_count(&h14, x, h14[x] - 1)
+            };
             if p.min_shanten() != target {
                 continue;
             }
             let mut h = h14;
             h[x] -= 1;
-            let types = cache.ukeire_types(&p, &h, d, t, x);
+            let types = cache.ukeire_types(counts, &p, &h, (d, t, x));
             // `unseen` less the drawn copy (unseen[d] >= 1 here).
             let tiles = sum_over(types, unseen) - (types >> d & 1) as u32;
             best[t] = best[t].max(tiles);

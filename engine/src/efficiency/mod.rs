@@ -43,12 +43,14 @@
 //! general: honours before number tiles (a single honour before a paired one), then
 //! terminals, then 2/8, 3/7, 4/6, 5, then the lowest index.
 
+mod cache;
 mod fast;
 #[doc(hidden)]
 pub mod reference;
 
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
+pub use cache::{ValueScoresCache, VALUE_SCORES_CACHE_SLOTS};
 use reference::second_step;
 
 /// Ukeire of a `13 - 3k`-tile hand.
@@ -241,25 +243,30 @@ pub fn value_scores(
     let full = Prepared::new(&counts, melds, tile_set, forms);
     let mut prepared = [full; NUM_TILE_TYPES];
     for t in 0..NUM_TILE_TYPES {
+        v.held |= ((counts[t] > 0) as u64) << t;
+    }
+    // The suit draws of `counts` and `counts - t` serve both steps.
+    let mut cache = fast::Cache::new(&counts, v.held);
+    for t in 0..NUM_TILE_TYPES {
         if counts[t] == 0 {
             continue;
         }
-        v.held |= 1u64 << t;
         let mut hand = counts;
         hand[t] -= 1;
         let p = full.with_count(&counts, t, hand[t]);
-        let u = ukeire_prepared(&p, &hand, unseen);
+        let types = cache.ukeire_after_discard(&p, &hand, t);
         prepared[t] = p;
-        v.shanten_after[t] = u.shanten;
-        v.ukeire_types[t] = u.types;
-        v.ukeire_tiles[t] = u.tiles.min(u16::MAX as u32) as u16;
-        best = best.min(u.shanten);
+        v.shanten_after[t] = p.min_shanten();
+        v.ukeire_types[t] = types;
+        v.ukeire_tiles[t] = sum_over(types, unseen).min(u16::MAX as u32) as u16;
+        best = best.min(p.min_shanten());
     }
     let mut keep = 0u64;
     for t in 0..NUM_TILE_TYPES {
         keep |= ((counts[t] > 0 && v.shanten_after[t] == best) as u64) << t;
     }
     fast::second_steps(
+        &mut cache,
         &counts,
         unseen,
         &prepared,

@@ -4,7 +4,7 @@
 //! of hands one or two tiles apart) rank each pattern once. The result equals
 //! [`Prepared::ukeire_mask`], whose per-suit loop this splits in two.
 
-use super::{set_mask, seven_pairs_value, table, Prepared, ORPHAN_MASK};
+use super::{set_mask, table, Prepared};
 use crate::tile::{TileCounts, TileSet};
 
 /// The part of a suit group's ukeire that depends on its pattern alone (nine counts):
@@ -79,6 +79,15 @@ impl SuitDraws {
     }
 }
 
+impl SuitDraws {
+    /// The class of the pattern with one tile drawn at position `i` (0..9), for a
+    /// position held fewer than four times; `None` for a malformed pattern.
+    #[inline(always)]
+    pub(crate) fn class_after(&self, i: usize) -> Option<u8> {
+        (!self.malformed).then_some(self.class[i % 9])
+    }
+}
+
 impl Prepared {
     /// [`Prepared::suit_improving`] from the cached draws of group `G`.
     #[inline(always)]
@@ -122,29 +131,34 @@ impl Prepared {
             mask |= self.suit_improving_with::<1>(counts, draws[1], single);
             mask |= self.suit_improving_with::<2>(counts, draws[2], single);
         }
-        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
-        let kokushi =
-            self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
-        if chiitoi || kokushi {
-            let mut zeros = 0u64;
-            let mut ones = 0u64;
+        (mask | self.special_ukeire(counts, cur)) & valid
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::zero_one_masks;
+    use crate::rng::Rng;
+
+    /// The branch-free masks equal the per-type comparisons for every byte value.
+    #[test]
+    fn zero_one_masks_match_the_comparisons() {
+        let mut rng = Rng::new(7);
+        for i in 0..20_000 {
+            let mut counts = [0u8; 34];
+            for c in counts.iter_mut() {
+                *c = match i % 3 {
+                    0 => rng.below(5) as u8,
+                    1 => rng.below(3) as u8,
+                    _ => rng.below(256) as u8,
+                };
+            }
+            let (mut zeros, mut ones) = (0u64, 0u64);
             for (t, &c) in counts.iter().enumerate() {
                 zeros |= ((c == 0) as u64) << t;
                 ones |= ((c == 1) as u64) << t;
             }
-            if chiitoi {
-                mask |= ones;
-                if self.kinds < 7 {
-                    mask |= zeros;
-                }
-            }
-            if kokushi {
-                mask |= zeros & ORPHAN_MASK;
-                if self.orphan_pairs == 0 {
-                    mask |= ones & ORPHAN_MASK;
-                }
-            }
+            assert_eq!(zero_one_masks(&counts), (zeros, ones), "{counts:?}");
         }
-        mask & valid
     }
 }

@@ -43,11 +43,11 @@
 //!   lookup per candidate tile, branch-free), evaluates honours once per count, and
 //!   skips isolated candidates (a lone single's effect does not depend on its place).
 //!
-//! Tables ([`TABLE_BYTES`] = 669,942 bytes of generated data, embedded with
+//! Tables ([`TABLE_BYTES`] = 670,326 bytes of generated data, embedded with
 //! `include_bytes!` from `OUT_DIR`; no runtime initialisation, no allocation): suit
-//! classes 405,350, honour classes 10,000, pair combinations 16,128 + 8,064 and final
+//! classes 405,350, honour classes 10,000, pair combinations 16,384 + 8,192 and final
 //! combinations 230,400 (rows padded to powers of two so that indexing needs no
-//! multiplication; unpadded they would take 586,656 bytes). Compile-time constants add
+//! multiplication, the pair tables also to 128 rows so that no clamp is needed; unpadded they would take 586,656 bytes). Compile-time constants add
 //! 21,504 bytes (rank steps 16,384 + 4,608, honour weights 512) and `efficiency` 2,048:
 //! about 694 KB of flash in all, well inside the 2 MB budget.
 //!
@@ -68,9 +68,9 @@ use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
 /// orphans when the hand has melds): `i8::MAX`, so that [`Shanten::min`] ignores it.
 pub const NOT_APPLICABLE: i8 = i8::MAX;
 
-/// Size in bytes of the embedded generated tables (669,942: suit classes 405,350, honour
-/// classes 10,000, two-group combinations 16,128 + 8,064, final combinations 230,400,
-/// rows padded to powers of two); the rank and weight constants add 21,504 bytes.
+/// Size in bytes of the embedded generated tables (670,326: suit classes 405,350, honour
+/// classes 10,000, two-group combinations 16,384 + 8,192, final combinations 230,400,
+/// rows and the pair tables' row counts padded to powers of two); the rank and weight constants add 21,504 bytes.
 pub const TABLE_BYTES: usize = table::TABLE_BYTES;
 
 /// Shanten of each winning form.
@@ -501,6 +501,31 @@ impl Prepared {
     /// value scores chain through draws and discards). `t >= 34` returns a copy.
     #[inline]
     pub(crate) fn with_count(&self, counts: &TileCounts, t: usize, c_new: u8) -> Prepared {
+        let class = match (group_of(t, self.tile_set), counts.get(t)) {
+            (Some(g), Some(_)) if g < 3 => {
+                let base = g * 9;
+                let mut suit = [0u8; 9];
+                suit.copy_from_slice(&counts[base..base + 9]);
+                suit[t - base] = c_new;
+                table::suit_class(&suit)
+            }
+            _ => 0,
+        };
+        self.with_count_class(counts, t, c_new, class)
+    }
+
+    /// [`Prepared::with_count`] with the new class of `t`'s group already known:
+    /// `class` must be the class of the changed suit pattern when `t` belongs to a suit
+    /// group of the tile set (it is ignored otherwise). The value scores know most of
+    /// these classes from cached draws and prepared hands, and skip the rank.
+    #[inline]
+    pub(crate) fn with_count_class(
+        &self,
+        counts: &TileCounts,
+        t: usize,
+        c_new: u8,
+        class: u8,
+    ) -> Prepared {
         let mut p = *self;
         let Some(&c) = counts.get(t) else {
             return p;
@@ -516,11 +541,7 @@ impl Prepared {
                 p.cd = table::pair_cd(p.class[2], p.class[3]);
             }
             Some(g) => {
-                let base = g * 9;
-                let mut suit = [0u8; 9];
-                suit.copy_from_slice(&counts[base..base + 9]);
-                suit[t - base] = c_new;
-                p.class[g] = table::suit_class(&suit);
+                p.class[g % 3] = class;
                 if g < 2 {
                     p.ab = table::pair_ab(p.class[0], p.class[1]);
                 } else {
@@ -537,6 +558,12 @@ impl Prepared {
             p.orphan_kinds += step(1);
         }
         p
+    }
+
+    /// The class of suit group `g` (0..3) of the prepared hand.
+    #[inline(always)]
+    pub(crate) fn suit_class(&self, g: usize) -> u8 {
+        self.class[g % 3]
     }
 
     /// Minimum shanten after adding one tile of type `t` to `counts` (the array this
@@ -665,6 +692,34 @@ impl Prepared {
         (mask, by_count[0])
     }
 
+    /// The types whose draw lowers the seven-pairs or thirteen-orphans shanten when that
+    /// form is enabled and decides the current shanten `cur`: singles (and new types
+    /// while fewer than seven kinds are held) for seven pairs, missing orphans (and held
+    /// ones while no orphan is paired) for thirteen orphans.
+    #[inline(always)]
+    fn special_ukeire(&self, counts: &TileCounts, cur: i8) -> u64 {
+        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
+        let kokushi =
+            self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
+        let mut mask = 0u64;
+        if chiitoi || kokushi {
+            let (zeros, ones) = zero_one_masks(counts);
+            if chiitoi {
+                mask |= ones;
+                if self.kinds < 7 {
+                    mask |= zeros;
+                }
+            }
+            if kokushi {
+                mask |= zeros & ORPHAN_MASK;
+                if self.orphan_pairs == 0 {
+                    mask |= ones & ORPHAN_MASK;
+                }
+            }
+        }
+        mask
+    }
+
     /// The ukeire types of the prepared hand `counts`: types of the tile set, held fewer
     /// than four times, whose draw lowers the minimum shanten.
     #[inline]
@@ -687,31 +742,29 @@ impl Prepared {
             mask |= self.suit_improving::<1>(counts, single);
             mask |= self.suit_improving::<2>(counts, single);
         }
-        let chiitoi = self.seven_pairs && seven_pairs_value(self.pairs, self.kinds) == cur;
-        let kokushi =
-            self.thirteen_orphans && 13 - self.orphan_kinds - (self.orphan_pairs > 0) as i8 == cur;
-        if chiitoi || kokushi {
-            let mut zeros = 0u64;
-            let mut ones = 0u64;
-            for (t, &c) in counts.iter().enumerate() {
-                zeros |= ((c == 0) as u64) << t;
-                ones |= ((c == 1) as u64) << t;
-            }
-            if chiitoi {
-                mask |= ones;
-                if self.kinds < 7 {
-                    mask |= zeros;
-                }
-            }
-            if kokushi {
-                mask |= zeros & ORPHAN_MASK;
-                if self.orphan_pairs == 0 {
-                    mask |= ones & ORPHAN_MASK;
-                }
-            }
-        }
-        mask & valid
+        (mask | self.special_ukeire(counts, cur)) & valid
     }
+}
+
+/// Bit masks of the types held zero times and exactly once, branch-free over the five
+/// words of [`words`]: a byte is nonzero iff `((b & 0x7F) + 0x7F) | b` has its high bit
+/// set (exact for every byte value), `b == 1` iff `b ^ 1` is zero, and the eight flags
+/// of a word are gathered into a byte by one multiply (bit `i` of the product's top
+/// byte is byte `i`'s flag: the partial products never overlap).
+#[inline(always)]
+fn zero_one_masks(counts: &TileCounts) -> (u64, u64) {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let nonzero = |w: u64| (((w & LOW7) + LOW7) | w) & HIGH;
+    let gather = |flags: u64| (flags >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+    let mut zeros = 0u64;
+    let mut ones = 0u64;
+    for (i, &w) in words(counts).iter().enumerate() {
+        zeros |= gather(!nonzero(w) & HIGH) << (8 * i);
+        ones |= gather(!nonzero(w ^ ONES) & HIGH) << (8 * i);
+    }
+    let types = (1u64 << NUM_TILE_TYPES) - 1;
+    (zeros & types, ones & types)
 }
 
 #[inline(always)]

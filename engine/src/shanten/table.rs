@@ -13,10 +13,10 @@
 //! - `SUIT_CLASS`: 405,350 entries, one per suit pattern in rank order;
 //! - `HONOR_CLASS`: 10,000 entries indexed by the histogram key
 //!   `n1 + 10 n2 + 100 n3 + 1000 n4` (`nc` = types holding `c` copies);
-//! - `PAIR_AB`: 126 × 126 (rows padded to 128) → class of two suits combined (180
-//!   classes);
-//! - `PAIR_CD`: 126 × 55 (rows padded to 64) → class of a suit and the honours combined
-//!   (165 classes);
+//! - `PAIR_AB`: 126 × 126 (rows padded to 128, and to 128 rows) → class of two suits
+//!   combined (180 classes);
+//! - `PAIR_CD`: 126 × 55 (rows padded to 64, and to 128 rows) → class of a suit and the
+//!   honours combined (165 classes);
 //! - `FINAL`: 5 × 180 × 165 (rows padded to 256; sets-major, so closed hands touch one
 //!   contiguous 46 KB slice) → overlap at (s sets, 1 pair), s = 0..=4.
 //!
@@ -32,8 +32,23 @@ pub(crate) const SUIT_PATTERNS: usize = 405_350;
 static SUIT_CLASS: &[u8; SUIT_PATTERNS] =
     include_bytes!(concat!(env!("OUT_DIR"), "/suit_class.bin"));
 static HONOR_CLASS: [u8; 10_000] = *include_bytes!(concat!(env!("OUT_DIR"), "/honor_class.bin"));
-static PAIR_AB: [u8; N_SUIT * 128] = *include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin"));
-static PAIR_CD: [u8; N_SUIT * 64] = *include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin"));
+/// The two-group tables padded with zero rows to 128 rows (`N_SUIT` <= 128), so that a
+/// class masked with `& 127` indexes them without a clamp or a bounds check (the lookup
+/// loops of the ukeire run several thousand of them per value-score call).
+static PAIR_AB: [u8; 128 * 128] =
+    pad_rows(include_bytes!(concat!(env!("OUT_DIR"), "/pair_ab.bin")));
+static PAIR_CD: [u8; 128 * 64] = pad_rows(include_bytes!(concat!(env!("OUT_DIR"), "/pair_cd.bin")));
+
+/// `raw` followed by zeros.
+const fn pad_rows<const N: usize, const M: usize>(raw: &[u8; N]) -> [u8; M] {
+    let mut t = [0u8; M];
+    let mut i = 0;
+    while i < N && i < M {
+        t[i] = raw[i];
+        i += 1;
+    }
+    t
+}
 static FINAL: [u8; 5 * N_AB * 256] = *include_bytes!(concat!(env!("OUT_DIR"), "/final.bin"));
 
 /// `COMPLETIONS[pos][rem]`: number of ways to fill positions `pos..9` with counts 0..=4
@@ -91,9 +106,10 @@ pub(crate) const RANK_STEP: [[[u32; 5]; 15]; 9] = {
 const _: () = assert!(COMPLETIONS[0][14] as usize == SUIT_PATTERNS);
 const _: () = assert!(N_SUIT <= 128 && N_HONOR <= 64 && N_CD <= 256);
 
-/// Bytes of all embedded generated tables (the rank and weight constants add 21,504).
+/// Bytes of all embedded generated tables, the two-group ones as padded (the rank and
+/// weight constants add 21,504).
 pub(crate) const TABLE_BYTES: usize =
-    SUIT_PATTERNS + 10_000 + N_SUIT * 128 + N_SUIT * 64 + 5 * N_AB * 256;
+    SUIT_PATTERNS + 10_000 + 128 * 128 + 128 * 64 + 5 * N_AB * 256;
 
 /// [`RANK_STEP`] flattened to `[pos][rem & 15][c & 7]`, zero where `rem > 14` or
 /// `c > min(4, rem)`: the hot loop needs no clamps and no bounds checks, and malformed
@@ -216,19 +232,19 @@ pub(crate) fn honor_class(key: u16) -> u8 {
 /// Class of two suits combined.
 #[inline(always)]
 pub(crate) fn pair_ab(a: u8, b: u8) -> u8 {
-    PAIR_AB[(a as usize % N_SUIT) * 128 + (b as usize & 127)]
+    PAIR_AB[(a as usize & 127) * 128 + (b as usize & 127)]
 }
 
 /// Class of a suit and the honour-like group combined.
 #[inline(always)]
 pub(crate) fn pair_cd(c: u8, h: u8) -> u8 {
-    PAIR_CD[(c as usize % N_SUIT) * 64 + (h as usize & 63)]
+    PAIR_CD[(c as usize & 127) * 64 + (h as usize & 63)]
 }
 
 /// Maximum overlap with `sets` sets (0..=4) and one pair.
 #[inline(always)]
 pub(crate) fn final_overlap(ab: u8, cd: u8, sets: usize) -> u8 {
-    FINAL[((sets % 5) * N_AB + ab as usize % N_AB) * 256 + cd as usize]
+    FINAL[(sets.min(4) * N_AB + (ab as usize).min(N_AB - 1)) * 256 + cd as usize]
 }
 
 /// Class ids of the four groups of a hand: man, pin, sou, honour-like (plus the honour
