@@ -16,8 +16,9 @@
 //! - every hand is one tile away from one already prepared, so [`Prepared`] is updated
 //!   for one group (`Prepared::with_count`) instead of rebuilt, and where the changed
 //!   suit's new class is already known (d's suit after the draw is in the cached draws
-//!   of `counts` or `counts - t`; x's suit, untouched by d and t, has the class of the
-//!   prepared `counts - x`) without ranking it (`Prepared::with_count_class`);
+//!   of `counts` or `counts - t`; x's suit less x is a pattern whose draws the x loop
+//!   needs anyway, and [`SuitDraws`] carries its own class) without ranking it
+//!   (`Prepared::with_count_class`);
 //! - the ukeire of a suit needs the classes of its pattern after each draw
 //!   ([`SuitDraws`]); the patterns of `counts`, `counts - t`, `counts + d` and
 //!   `counts + d - y` recur in most hands evaluated, so their draws are computed once
@@ -137,8 +138,8 @@ impl Cache {
     }
 
     /// Sets the draw `d`: the draws of `counts + d` in d's suit, and of
-    /// `counts + d - y` for every held `y` of `with_d` in that suit (the hands whose
-    /// discard `t` or `x` shares d's suit).
+    /// `counts + d - y` for every `y` of `with_d` in that suit (the hands whose discard
+    /// `t` or `x` shares d's suit).
     fn draw(&mut self, counts: &TileCounts, d: usize, with_d: u64) {
         if d >= 27 {
             return;
@@ -152,11 +153,12 @@ impl Cache {
             let i = ys.trailing_zeros() as usize;
             ys &= ys - 1;
             let y = 9 * g + i;
-            if y != d && h[y] > 0 {
-                h[y] -= 1;
-                self.plus_minus[i] = SuitDraws::of_suit(&h, g);
-                h[y] += 1;
-            }
+            // `y == d` is possible for hands of other sizes than 14 - 3k (drawing a
+            // discarded type back can lower a 12-tile hand's shanten): then the
+            // pattern is `counts`'s own. `h[y] >= 1` either way (y is held).
+            h[y] = h[y].saturating_sub(1);
+            self.plus_minus[i] = SuitDraws::of_suit(&h, g);
+            h[y] += 1;
         }
     }
 
@@ -232,30 +234,31 @@ fn best_per_discard(
                 continue;
             }
             let gx = suit(x);
-            // A suit that neither d nor t touched has, less x, the class of `counts - x`.
-            let p = if gx < 3 && gx != gd && gx != gt {
-                let class = prepared[x].suit_class(gx);
-                p14.with_count_class(&h14, x, h14[x] - 1, class)
+            let mut h = h14;
+            h[x] -= 1;
+            // The draws of x's suit less x: `counts - x`, `counts + d - x`, or (with t)
+            // fresh; their own class updates the prepared hand without a rank.
+            let fresh;
+            let draws_x = if gx == 3 {
+                None
+            } else if gx != gd && gx != gt {
+                Some(&cache.minus[x])
+            } else if gx != gt {
+                Some(&cache.plus_minus[x % 9])
             } else {
-                p14.with_count(&h14, x, h14[x] - 1)
+                fresh = SuitDraws::of_suit(&h, gx);
+                Some(&fresh)
+            };
+            let p = match draws_x.and_then(SuitDraws::own_class) {
+                Some(class) => p14.with_count_class(&h14, x, h14[x] - 1, class),
+                None => p14.with_count(&h14, x, h14[x] - 1),
             };
             if p.min_shanten() != target {
                 continue;
             }
-            let mut h = h14;
-            h[x] -= 1;
-            // x's suit less x: `counts - x`, `counts + d - x`, or (with t) fresh.
             let mut pick = picks;
-            let fresh;
-            if gx < 3 {
-                pick[gx] = if gx != gd && gx != gt {
-                    &cache.minus[x]
-                } else if gx != gt {
-                    &cache.plus_minus[x % 9]
-                } else {
-                    fresh = SuitDraws::of_suit(&h, gx);
-                    &fresh
-                };
+            if let Some(draws) = draws_x {
+                pick[gx] = draws;
             }
             let types = p.ukeire_mask_with(&h, pick);
             // `unseen` less the drawn copy (unseen[d] >= 1 here).
