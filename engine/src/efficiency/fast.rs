@@ -16,8 +16,9 @@
 //! - every hand is one tile away from one already prepared, so [`Prepared`] is updated
 //!   for one group (`Prepared::with_count`) instead of rebuilt, and where the changed
 //!   suit's new class is already known (d's suit after the draw is in the cached draws
-//!   of `counts` or `counts - t`; x's suit, untouched by d and t, has the class of the
-//!   prepared `counts - x`) without ranking it (`Prepared::with_count_class`);
+//!   of `counts` or `counts - t`; x's suit less x is a pattern whose draws the x loop
+//!   needs anyway, and [`SuitDraws`] carries its own class) without ranking it
+//!   (`Prepared::with_count_class`);
 //! - the ukeire of a suit needs the classes of its pattern after each draw
 //!   ([`SuitDraws`]); the patterns of `counts`, `counts - t`, `counts + d` and
 //!   `counts + d - y` recur in most hands evaluated, so their draws are computed once
@@ -73,7 +74,7 @@ pub(super) fn second_steps(
             k &= k - 1;
             with_d |= (ukeire_types[t] >> d & 1) << t;
         }
-        cache.draw(counts, d);
+        cache.draw(counts, d, with_d);
         let best_tiles = best_per_discard(counts, unseen, prepared, cache, with_d, d, target);
         let mut k = with_d;
         while k != 0 {
@@ -96,13 +97,13 @@ pub(super) fn second_steps(
 }
 
 /// Suit draws ([`SuitDraws`]) of the patterns that recur: each suit of `counts`, each
-/// suit less one discard, the drawn tile's suit plus the draw.
+/// suit less one discard, the drawn tile's suit plus the draw, and that suit plus the
+/// draw less each discard of the suit (`plus_minus`, by position).
 pub(super) struct Cache {
     base: [SuitDraws; 3],
     minus: [SuitDraws; 27],
     plus: SuitDraws,
     plus_minus: [SuitDraws; 9],
-    plus_minus_valid: u16,
 }
 
 impl Cache {
@@ -123,7 +124,6 @@ impl Cache {
             minus,
             plus: SuitDraws::default(),
             plus_minus: [SuitDraws::default(); 9],
-            plus_minus_valid: 0,
         }
     }
 
@@ -137,65 +137,47 @@ impl Cache {
         p.ukeire_mask_with(hand, pick)
     }
 
-    /// Sets the draw `d`.
-    fn draw(&mut self, counts: &TileCounts, d: usize) {
-        self.plus_minus_valid = 0;
-        if d < 27 {
-            let mut h = *counts;
-            h[d] += 1;
-            self.plus = SuitDraws::of_suit(&h, d / 9);
+    /// Sets the draw `d`: the draws of `counts + d` in d's suit, and of
+    /// `counts + d - y` for every `y` of `with_d` in that suit (the hands whose discard
+    /// `t` or `x` shares d's suit).
+    fn draw(&mut self, counts: &TileCounts, d: usize, with_d: u64) {
+        if d >= 27 {
+            return;
+        }
+        let g = d / 9;
+        let mut h = *counts;
+        h[d] += 1;
+        self.plus = SuitDraws::of_suit(&h, g);
+        let mut ys = with_d >> (9 * g) & 0x1FF;
+        while ys != 0 {
+            let i = ys.trailing_zeros() as usize;
+            ys &= ys - 1;
+            let y = 9 * g + i;
+            // `y == d` is possible for hands of other sizes than 14 - 3k (drawing a
+            // discarded type back can lower a 12-tile hand's shanten): then the
+            // pattern is `counts`'s own. `h[y] >= 1` either way (y is held).
+            h[y] = h[y].saturating_sub(1);
+            self.plus_minus[i] = SuitDraws::of_suit(&h, g);
+            h[y] += 1;
         }
     }
 
-    /// The draws of `counts + d - y` in their common suit (`y != d`, same suit, held):
-    /// computed on first use for each draw, then shared by every `t = y` or `x = y`.
-    fn plus_minus(&mut self, counts: &TileCounts, d: usize, y: usize) -> &SuitDraws {
-        let i = y % 9;
-        if self.plus_minus_valid >> i & 1 == 0 {
-            let mut h = *counts;
-            h[d] += 1;
-            h[y] -= 1;
-            self.plus_minus[i] = SuitDraws::of_suit(&h, y / 9);
-            self.plus_minus_valid |= 1 << i;
-        }
-        &self.plus_minus[i]
-    }
-
-    /// The ukeire types of `h = counts + d - t - x` (prepared as `p`): cached draws for
-    /// the suits that at most two of `d`, `t`, `x` changed (the pairs with `d` from
-    /// [`Cache::plus_minus`]), fresh ones for the others.
-    fn ukeire_types(
-        &mut self,
-        counts: &TileCounts,
-        p: &Prepared,
-        h: &TileCounts,
-        (d, t, x): (usize, usize, usize),
-    ) -> u64 {
-        let (gd, gt, gx) = (suit(d), suit(t), suit(x));
-        // At most one suit holds two or three of d, t, x: its draws first (the borrow
-        // of `self` ends there), by value.
-        let mut special = None;
-        for g in 0..3 {
-            special = match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
-                (1, 1, 0) => Some((g, *self.plus_minus(counts, d, t))),
-                (1, 0, 1) => Some((g, *self.plus_minus(counts, d, x))),
-                (0, 1, 1) | (1, 1, 1) => Some((g, SuitDraws::of_suit(h, g))),
-                _ => continue,
-            };
-        }
+    /// The draws of each suit of `counts + d - t` (the hand before the discards `x`):
+    /// `counts`'s, `counts + d`'s, `counts - t`'s or `counts + d - t`'s.
+    fn picks(&self, d: usize, t: usize) -> [&SuitDraws; 3] {
+        let (gd, gt) = (suit(d), suit(t));
         let mut pick = [&self.base[0], &self.base[1], &self.base[2]];
-        for (g, slot) in pick.iter_mut().enumerate() {
-            match ((gd == g) as u8, (gt == g) as u8, (gx == g) as u8) {
-                (1, 0, 0) => *slot = &self.plus,
-                (0, 1, 0) => *slot = &self.minus[t],
-                (0, 0, 1) => *slot = &self.minus[x],
-                _ => {}
+        if gd == gt && gd < 3 {
+            pick[gd] = &self.plus_minus[t % 9];
+        } else {
+            if gd < 3 {
+                pick[gd] = &self.plus;
+            }
+            if gt < 3 {
+                pick[gt] = &self.minus[t];
             }
         }
-        if let Some((g, draws)) = &special {
-            pick[*g] = draws;
-        }
-        p.ukeire_mask_with(h, pick)
+        pick
     }
 }
 
@@ -216,7 +198,7 @@ fn best_per_discard(
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
-    cache: &mut Cache,
+    cache: &Cache,
     with_d: u64,
     d: usize,
     target: i8,
@@ -242,6 +224,7 @@ fn best_per_discard(
         };
         let mut h14 = h13;
         h14[d] += 1;
+        let picks = cache.picks(d, t);
         // Discards x >= t only: the pair {t, x} serves both.
         let mut xs = with_d & !((1u64 << t) - 1);
         while xs != 0 {
@@ -251,19 +234,33 @@ fn best_per_discard(
                 continue;
             }
             let gx = suit(x);
-            // A suit that neither d nor t touched has, less x, the class of `counts - x`.
-            let p = if gx < 3 && gx != gd && gx != gt {
-                let class = prepared[x].suit_class(gx);
-                p14.with_count_class(&h14, x, h14[x] - 1, class)
+            let mut h = h14;
+            h[x] -= 1;
+            // The draws of x's suit less x: `counts - x`, `counts + d - x`, or (with t)
+            // fresh; their own class updates the prepared hand without a rank.
+            let fresh;
+            let draws_x = if gx == 3 {
+                None
+            } else if gx != gd && gx != gt {
+                Some(&cache.minus[x])
+            } else if gx != gt {
+                Some(&cache.plus_minus[x % 9])
             } else {
-                p14.with_count(&h14, x, h14[x] - 1)
+                fresh = SuitDraws::of_suit(&h, gx);
+                Some(&fresh)
+            };
+            let p = match draws_x.and_then(SuitDraws::own_class) {
+                Some(class) => p14.with_count_class(&h14, x, h14[x] - 1, class),
+                None => p14.with_count(&h14, x, h14[x] - 1),
             };
             if p.min_shanten() != target {
                 continue;
             }
-            let mut h = h14;
-            h[x] -= 1;
-            let types = cache.ukeire_types(counts, &p, &h, (d, t, x));
+            let mut pick = picks;
+            if let Some(draws) = draws_x {
+                pick[gx] = draws;
+            }
+            let types = p.ukeire_mask_with(&h, pick);
             // `unseen` less the drawn copy (unseen[d] >= 1 here).
             let tiles = sum_over(types, unseen) - (types >> d & 1) as u32;
             best[t] = best[t].max(tiles);

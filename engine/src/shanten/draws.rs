@@ -8,7 +8,7 @@ use super::{set_mask, table, Prepared};
 use crate::tile::{TileCounts, TileSet};
 
 /// The part of a suit group's ukeire that depends on its pattern alone (nine counts):
-/// the class of the pattern after drawing each position, the positions worth looking
+/// the class of the pattern after drawing each position (and its own), the positions worth looking
 /// up (held fewer than four times, not isolated) and the isolated positions (no held
 /// tile within two). Malformed patterns (a count above 4, 14 tiles or more) are marked
 /// and left to [`Prepared::ukeire_mask`]'s generic path.
@@ -17,6 +17,7 @@ pub(crate) struct SuitDraws {
     class: [u8; 9],
     look: u32,
     isolated: u32,
+    own: u8,
     malformed: bool,
 }
 
@@ -64,6 +65,7 @@ impl SuitDraws {
         }
         SuitDraws {
             class,
+            own: table::suit_class_of_rank(prefix as usize),
             look: lookable & !isolated,
             isolated,
             malformed: false,
@@ -85,6 +87,13 @@ impl SuitDraws {
     #[inline(always)]
     pub(crate) fn class_after(&self, i: usize) -> Option<u8> {
         (!self.malformed).then_some(self.class[i % 9])
+    }
+
+    /// The class of the pattern itself (its rank is the sum the draws' ranks are built
+    /// from); `None` for a malformed pattern.
+    #[inline(always)]
+    pub(crate) fn own_class(&self) -> Option<u8> {
+        (!self.malformed).then_some(self.own)
     }
 }
 

@@ -560,12 +560,6 @@ impl Prepared {
         p
     }
 
-    /// The class of suit group `g` (0..3) of the prepared hand.
-    #[inline(always)]
-    pub(crate) fn suit_class(&self, g: usize) -> u8 {
-        self.class[g % 3]
-    }
-
     /// Minimum shanten after adding one tile of type `t` to `counts` (the array this
     /// was prepared from). `t >= 34` returns the unchanged value.
     #[inline]
