@@ -13,7 +13,11 @@
 //! between builds) and `BENCH_HASH=1` (with `BENCH_HANDS`: print a hash of every hand's
 //! summary and final state, to check that an optimisation changed no behaviour).
 
+mod common;
+
 use std::hint::black_box;
+
+use common::thread_cpu_seconds;
 use std::time::Instant;
 
 use engine::bots::{play_hand, Agent, EfficiencyBot, HandSummary, RandomBot};
@@ -32,20 +36,6 @@ impl Agent for FirstLegal {
             .or(legal.iter().next())
             .unwrap_or(Action::Pass)
     }
-}
-
-/// CPU time of the calling thread in seconds.
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return 0.0;
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
 }
 
 /// What one line-up measured.

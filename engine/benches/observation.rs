@@ -14,7 +14,11 @@
 //! `BENCH_HANDS` (default 40) hands per rule set. The two encodings are compared bit
 //! for bit first (a mismatch aborts the benchmark).
 
+mod common;
+
 use std::hint::black_box;
+
+use common::{env_or, thread_cpu_seconds};
 
 use engine::bots::{Agent, EfficiencyBot};
 use engine::efficiency::reference::value_scores_reference;
@@ -22,27 +26,6 @@ use engine::encode::Encoding;
 use engine::game::{Game, Observation, Phase};
 use engine::shanten::Forms;
 use engine::Rules;
-
-/// CPU time of the calling thread in seconds.
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return 0.0;
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// The games and seats of every decision of `hands` efficiency-bot hands.
 fn decisions(rules: Rules, hands: usize) -> Vec<(Game, u8)> {

@@ -11,34 +11,17 @@
 //! compared (a mismatch aborts the benchmark); `BENCH_ONLY=fast` times the fast path
 //! alone (for profiling).
 
+mod common;
+
 use std::hint::black_box;
+
+use common::{env_or, thread_cpu_seconds};
 
 use engine::efficiency::reference::value_scores_reference;
 use engine::efficiency::{available_from_hand, value_scores};
 use engine::rng::Rng;
 use engine::shanten::Forms;
 use engine::{TileCounts, TileSet};
-
-/// CPU time of the calling thread in seconds.
-fn thread_cpu_seconds() -> f64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    if rc != 0 {
-        return 0.0;
-    }
-    ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9
-}
-
-fn env_or(name: &str, default: usize) -> usize {
-    std::env::var(name)
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(default)
-}
 
 /// `n` hands of 14 tiles dealt from shuffled walls, with their `unseen`.
 fn hands(ts: TileSet, n: usize, seed: u64) -> Vec<(TileCounts, TileCounts)> {
