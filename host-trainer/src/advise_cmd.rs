@@ -23,8 +23,8 @@ pub struct Args {
     /// The observer's closed hand in mpsz, drawn tile included (e.g. `123m456p789s1122z3z`).
     #[arg(
         long,
-        required_unless_present = "stdin_json",
-        conflicts_with = "stdin_json"
+        required_unless_present_any = ["stdin_json", "stdin_jsonl"],
+        conflicts_with_all = ["stdin_json", "stdin_jsonl"]
     )]
     pub hand: Option<String>,
     /// Melds: `pon:5p,kan:1z` for the observer, `seat1:chi:345m;seat2:pon:7z` for others
@@ -62,6 +62,11 @@ pub struct Args {
     /// Read a JSON position or game record from stdin instead.
     #[arg(long)]
     pub stdin_json: bool,
+    /// Read JSON positions (or records) from stdin, one per line, and print one
+    /// compact advice JSON per line (`{"error": "…"}` for a line that fails): a batch
+    /// without a process per position (servers, the browser test).
+    #[arg(long, conflicts_with_all = ["stdin_json", "search"])]
+    pub stdin_jsonl: bool,
     /// The ONNX model (its sidecar `NAME.json` next to it). Default: the shipped model
     /// (`models/default.onnx`, compiled into this binary) when its rules fit the
     /// position, else efficiency-only.
@@ -180,11 +185,7 @@ impl ModelChoice {
 /// the same players and tile set, and riichi rules only for a riichi model (whose
 /// encoding carries their state and actions).
 fn rules_fit(model_rules: &str, obs: &Observation) -> bool {
-    engine::Rules::preset(model_rules).is_some_and(|r| {
-        r.players == obs.rules.players
-            && r.tile_set == obs.rules.tile_set
-            && r.is_riichi() == obs.rules.is_riichi()
-    })
+    mahjong_web::models::rules_fit(model_rules, &obs.rules)
 }
 
 /// The advisor for `obs`: the loaded model if its rules fit, else efficiency-only (the
@@ -283,6 +284,9 @@ fn glyphs(mpsz: &str) -> String {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let choice = ModelChoice::of(&args);
+    if args.stdin_jsonl {
+        return run_lines(&choice);
+    }
     // The model is loaded before the position is read: without --rules, its sidecar
     // names the rules. The search ranks without it and needs only the sidecar.
     let (model, sidecar) = if args.search {
@@ -327,6 +331,29 @@ pub fn run(args: Args) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&advice)?);
     } else {
         print!("{}", table(&advice));
+    }
+    Ok(())
+}
+
+/// `--stdin-jsonl`: one advice line per position line (blank and `#` lines skipped).
+fn run_lines(choice: &ModelChoice) -> Result<()> {
+    use std::io::BufRead;
+    let model = choice.load()?;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.context("reading stdin")?;
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let advice = from_json(&line)
+            .map_err(anyhow::Error::from)
+            .and_then(|(obs, legal)| {
+                let advisor = fit_advisor(choice, model.clone(), &obs)?;
+                Ok(advisor.advise_with_legal(&obs, &legal)?)
+            });
+        match advice {
+            Ok(a) => println!("{}", serde_json::to_string(&a)?),
+            Err(e) => println!("{}", serde_json::json!({ "error": format!("{e:#}") })),
+        }
     }
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! `host-trainer review LOG`: replays a game log and, at each decision of one seat,
+//! `host-trainer review LOG`: replays a game log (the review core is
+//! `mahjong_web::review`, shared with the browser page) and, at each decision of one seat,
 //! sets what was played beside a ranking of the legal actions, marking disagreements
 //! and their estimated cost; then a summary. Three rankings:
 //!
@@ -10,12 +11,15 @@
 //! - `--search`: determinized rollout search (`search::search`, worlds dealt from the
 //!   seat's view only), cost in estimated points per hand (the chosen candidate's mean
 //!   minus the played one's; the played action may be outside the pruned candidates).
+//!
+//! Output: a text table, `--json`, or `--html OUT.html` (the browser review page's
+//! renderer with the review inlined: one file that opens anywhere).
+
+use std::path::PathBuf;
 
 use anyhow::{bail, Context, Result};
-use engine::game::{Action, Game};
-use host_trainer::logs::replay;
 use inference::Advisor;
-use serde::Serialize;
+use mahjong_web::review::{review_log, seat_of, Ranker, Review, Row};
 
 use crate::decider_args::{check_fits, Choice, DeciderArgs};
 use crate::logs_cmd::Input;
@@ -32,169 +36,15 @@ pub struct Args {
     #[arg(long)]
     pub player: Option<String>,
     /// Print the review as JSON.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "html")]
     pub json: bool,
+    /// Write the review as one self-contained HTML page (the browser review page's
+    /// renderer, no network needed) to this file.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
     /// Rank with a model or the rollout search (default: the efficiency ranking).
     #[command(flatten)]
     pub decider: DeciderArgs,
-}
-
-/// What ranks the actions.
-enum Ranker {
-    /// An advisor: efficiency-only or a model.
-    Advisor(Advisor),
-    /// The rollout search with this configuration (seed mixed per decision).
-    Search { rollouts: u32, seed: u64 },
-}
-
-impl Ranker {
-    fn name(&self) -> &'static str {
-        match self {
-            Ranker::Advisor(a) if a.has_model() => "model",
-            Ranker::Advisor(_) => "efficiency",
-            Ranker::Search { .. } => "search",
-        }
-    }
-}
-
-/// One reviewed decision.
-#[derive(Clone, Debug, Serialize)]
-pub struct Row {
-    /// The hand's label (`E1-0`).
-    pub kyoku: String,
-    /// The step index within the hand.
-    pub step: usize,
-    /// The action played.
-    pub played: String,
-    /// The efficiency ranking's first choice.
-    pub best: String,
-    /// The played action's rank (1 = best) among the ranked actions (`None`: the
-    /// search did not keep it among its candidates).
-    pub rank: Option<usize>,
-    /// Legal actions at the decision.
-    pub legal: usize,
-    /// The estimated cost: value score of the best discard minus the played one's
-    /// (efficiency and model rankings, discards only), or the search's points per hand
-    /// of its choice minus the played action's.
-    pub cost: Option<f32>,
-    /// The played action is the ranking's first, or a discard of the same value score.
-    pub agrees: bool,
-}
-
-/// The whole review.
-#[derive(Clone, Debug, Serialize)]
-pub struct Review {
-    /// The file.
-    pub file: String,
-    /// The seat reviewed.
-    pub seat: u8,
-    /// Its player name, if the log has one.
-    pub player: Option<String>,
-    /// What ranked the actions: `efficiency`, `model` or `search`.
-    pub ranking: &'static str,
-    /// Decisions with more than one legal action.
-    pub decisions: usize,
-    /// Of those, where the played action was the ranking's first (or a discard of the
-    /// same value score).
-    pub agreements: usize,
-    /// Every reviewed decision.
-    pub rows: Vec<Row>,
-}
-
-fn seat_of(args: &Args, names: &[String], players: u8) -> Result<u8> {
-    let seat = match (&args.player, args.seat) {
-        (Some(p), _) => names
-            .iter()
-            .position(|n| n == p)
-            .with_context(|| format!("no player {p:?} in the log (players: {names:?})"))?,
-        (None, s) => usize::from(s.unwrap_or(0)),
-    };
-    if seat >= usize::from(players) {
-        bail!("--seat {seat}: the log has {players} players");
-    }
-    Ok(u8::try_from(seat)?)
-}
-
-/// The advice row of one decision, `None` when it was forced (one legal action).
-fn review_decision(
-    ranker: &Ranker,
-    game: &Game,
-    seat: u8,
-    label: &str,
-    index: usize,
-    played: Action,
-) -> Result<Option<Row>> {
-    let legal = game.legal_actions(seat);
-    if legal.as_slice().len() < 2 {
-        return Ok(None);
-    }
-    let obs = game.observation(seat).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let advisor = match ranker {
-        Ranker::Advisor(a) => a,
-        Ranker::Search { rollouts, seed } => {
-            let mix = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            return search_decision(&obs, &legal, (*rollouts, mix), label, index, played);
-        }
-    };
-    let advice = advisor.advise_with_legal(&obs, legal.as_slice())?;
-    let best = advice.actions.first().context("no ranked action")?;
-    let rank = advice
-        .actions
-        .iter()
-        .position(|r| r.action == played)
-        .context("the played action is not among the ranked ones")?;
-    let cost = match (
-        &best.discard,
-        advice.actions.get(rank).and_then(|r| r.discard.as_ref()),
-    ) {
-        (Some(b), Some(p)) => Some(b.value_score - p.value_score),
-        _ => None,
-    };
-    let agrees = rank == 0 || cost.is_some_and(|c| c <= 1e-6);
-    Ok(Some(Row {
-        agrees,
-        kyoku: label.to_string(),
-        step: index,
-        played: played.to_string(),
-        best: best.action.to_string(),
-        rank: Some(rank + 1),
-        legal: legal.as_slice().len(),
-        cost,
-    }))
-}
-
-/// The row of one decision ranked by the rollout search.
-fn search_decision(
-    obs: &engine::game::Observation,
-    legal: &engine::game::LegalActions,
-    (rollouts, seed): (u32, u64),
-    label: &str,
-    index: usize,
-    played: Action,
-) -> Result<Option<Row>> {
-    let mut cfg = search::SearchConfig::new(&obs.rules).map_err(anyhow::Error::msg)?;
-    cfg.rollouts = rollouts;
-    cfg.seed = seed;
-    let result = search::search(obs, legal, &cfg).map_err(anyhow::Error::msg)?;
-    let chosen = result
-        .candidates
-        .iter()
-        .find(|c| c.action == result.chosen)
-        .context("the search's choice is not among its candidates")?;
-    let rank = result.candidates.iter().position(|c| c.action == played);
-    let cost = rank
-        .and_then(|r| result.candidates.get(r))
-        .map(|c| (chosen.value.mean - c.value.mean) as f32);
-    Ok(Some(Row {
-        agrees: played == result.chosen,
-        kyoku: label.to_string(),
-        step: index,
-        played: played.to_string(),
-        best: result.chosen.to_string(),
-        rank: rank.map(|r| r + 1),
-        legal: legal.as_slice().len(),
-        cost,
-    }))
 }
 
 /// The ranker the arguments ask for.
@@ -209,9 +59,12 @@ fn ranker(args: &Args) -> Result<Ranker> {
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
     let ranker = ranker(&args)?;
+    if args.html.is_some() && args.input.files.len() != 1 {
+        bail!("--html writes one page: pass one log file");
+    }
     for path in &args.input.files {
         let log = args.input.read(path)?;
-        let seat = seat_of(&args, &log.names, log.rules.players)?;
+        let seat = seat_of(&log, args.seat, args.player.as_deref())?;
         if let Ranker::Advisor(a) = &ranker {
             check_fits(
                 a,
@@ -219,39 +72,12 @@ pub fn run(args: Args) -> Result<()> {
                 &format!("{} is a riichi log", path.display()),
             )?;
         }
-        let mut rows = Vec::new();
-        for (i, k) in log.kyokus.iter().enumerate() {
-            let label = replay::label(k);
-            let mut err = None;
-            replay::replay_kyoku(&log.rules, i, k, |game, j, s, action| {
-                if s != seat || err.is_some() {
-                    return;
-                }
-                match review_decision(&ranker, game, seat, &label, j, action) {
-                    Ok(Some(r)) => rows.push(r),
-                    Ok(None) => {}
-                    Err(e) => err = Some(e.context(format!("kyoku {i} ({label}), step {j}"))),
-                }
-            })
-            .with_context(|| format!("{}: the replay departs from the log", path.display()))?;
-            if let Some(e) = err {
-                return Err(e);
-            }
-        }
-        let review = Review {
-            file: path.display().to_string(),
-            seat,
-            player: log
-                .names
-                .get(usize::from(seat))
-                .filter(|n| !n.is_empty())
-                .cloned(),
-            ranking: ranker.name(),
-            decisions: rows.len(),
-            agreements: rows.iter().filter(|r| r.agrees).count(),
-            rows,
-        };
-        if args.json {
+        let review = review_log(&log, &path.display().to_string(), seat, &ranker)?;
+        if let Some(out) = &args.html {
+            let page = mahjong_web::html::review_html(&review)?;
+            std::fs::write(out, page).with_context(|| format!("writing {}", out.display()))?;
+            eprintln!("wrote {} ({} decisions)", out.display(), review.decisions);
+        } else if args.json {
             println!("{}", serde_json::to_string_pretty(&review)?);
         } else {
             print!("{}", text(&review));

@@ -223,3 +223,24 @@ fn red_fives_in_the_hand_and_as_dora_indicator() {
     assert!(out.contains("123m4056p789s1122z"), "{out}");
     assert!(!out.contains("4556p"), "{out}");
 }
+
+#[test]
+fn stdin_jsonl_answers_one_line_per_position() {
+    let input = "# a comment\n{\"hand\": \"123m456p789s1122z3z\"}\n\n{\"hand\": \"123m\"}\n{\"rules\": \"sanma\", \"hand\": \"19m123p456p789s11z2z\"}\n";
+    let (out, err, ok) = run(&["--stdin-jsonl", "--json"], input);
+    assert!(ok, "{err}");
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0]["actions"][0]["tile"], "3z");
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("3 tiles"),
+        "{}",
+        lines[1]
+    );
+    // The shipped sanma model where it fits, efficiency where it does not.
+    assert_eq!(lines[2]["source"]["kind"], "model");
+    assert_eq!(lines[0]["source"]["kind"], "efficiency_only");
+}

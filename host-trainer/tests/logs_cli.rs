@@ -119,3 +119,42 @@ fn review_summarises_one_seat() {
     let (_, err, ok) = run_in("review", &[&src, "--seat", "3"], "", None);
     assert!(!ok && err.contains("3 players"), "{err}");
 }
+
+#[test]
+fn review_html_writes_one_self_contained_page() {
+    let src = format!("{DATA}double-ron.tenhou.json");
+    let out = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("review-cli.html");
+    let _ = std::fs::remove_file(&out);
+    let (_, err, ok) = run_in(
+        "review",
+        &[&src, "--seat", "1", "--html", out.to_str().unwrap()],
+        "",
+        None,
+    );
+    assert!(ok, "{err}");
+    let page = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        page.starts_with("<!doctype html>") && page.contains("showReview("),
+        "{}",
+        &page[..200]
+    );
+    assert!(
+        page.contains("\"seat\":1") && !page.contains("src=\"http"),
+        "one file, no network"
+    );
+    // --html is one page: one log, and not with --json.
+    let (_, err, ok) = run_in(
+        "review",
+        &[&src, &src, "--html", out.to_str().unwrap()],
+        "",
+        None,
+    );
+    assert!(!ok && err.contains("one log"), "{err}");
+    let (_, err, ok) = run_in(
+        "review",
+        &[&src, "--json", "--html", out.to_str().unwrap()],
+        "",
+        None,
+    );
+    assert!(!ok && err.contains("--json"), "{err}");
+}

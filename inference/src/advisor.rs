@@ -1,28 +1,38 @@
 //! The [`Advisor`]: every legal action of a seat ranked, with the policy's probability,
 //! the critic's value and the efficiency facts of each discard.
 
+#[cfg(feature = "tract")]
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use engine::bots::{Agent, EfficiencyBot};
 use engine::efficiency::value_scores;
-use engine::encode::{Encoding, NUM_TOKENS};
+use engine::encode::Encoding;
+#[cfg(feature = "tract")]
+use engine::encode::NUM_TOKENS;
 use engine::game::{Action, LegalActions, Observation};
 use engine::notation::Counts;
 use engine::shanten::{min_shanten, Forms};
 use engine::tile::{Tile, NUM_TILE_TYPES};
 use serde::Serialize;
+#[cfg(feature = "tract")]
 use tract_onnx::prelude::*;
 
-use crate::error::{panic_message, Error, Result};
+#[cfg(feature = "tract")]
+use crate::error::panic_message;
+use crate::error::{Error, Result};
 use crate::legal::legal_actions;
-use crate::plain::{probe_input, PlainForward};
+#[cfg(feature = "tract")]
+use crate::plain::probe_input;
+use crate::plain::PlainForward;
 use crate::reference::masked_softmax;
 use crate::sidecar::Sidecar;
 
+#[cfg(feature = "tract")]
 type Plan = TypedRunnableModel;
 
+#[cfg(feature = "tract")]
 /// Probe inputs on which the plain pass must agree with tract before it is used.
 const PROBES: u64 = 3;
 
@@ -107,8 +117,10 @@ impl Advice {
 
 struct Model {
     /// Symbolic batch size.
+    #[cfg(feature = "tract")]
     plan: Arc<Plan>,
     /// Batch size 1.
+    #[cfg(feature = "tract")]
     single: Arc<Plan>,
     /// Batch size 1 without tract, when the graph is the exporter's and agreed with
     /// tract at load time ([`crate::plain`]).
@@ -161,8 +173,55 @@ pub fn mask_to_mpsz(mask: u64) -> String {
     Counts(&counts).to_string()
 }
 
+#[cfg(feature = "tract")]
 fn tract_err(e: impl std::fmt::Display) -> String {
     e.to_string()
+}
+
+/// Checks the ONNX metadata's encoding version (when present) against the sidecar's.
+fn check_metadata<P: MetadataEntry>(
+    props: &[P],
+    encoding: Encoding,
+    model_err: &dyn Fn(String) -> Error,
+) -> Result<()> {
+    if let Some(v) = props.iter().find(|p| p.key() == "mahjong.encoding_version") {
+        let model: u32 = v
+            .value()
+            .parse()
+            .map_err(|_| model_err(format!("bad encoding_version metadata {:?}", v.value())))?;
+        if model != encoding.version() {
+            return Err(model_err(format!(
+                "the ONNX file is for encoding version {model}, its sidecar says {}",
+                encoding.version()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A metadata entry of either protobuf schema (tract's or [`crate::onnx_proto`]).
+trait MetadataEntry {
+    fn key(&self) -> &str;
+    fn value(&self) -> &str;
+}
+
+impl MetadataEntry for crate::onnx_proto::StringStringEntryProto {
+    fn key(&self) -> &str {
+        &self.key
+    }
+    fn value(&self) -> &str {
+        &self.value
+    }
+}
+
+#[cfg(feature = "tract")]
+impl MetadataEntry for tract_onnx::pb::StringStringEntryProto {
+    fn key(&self) -> &str {
+        &self.key
+    }
+    fn value(&self) -> &str {
+        &self.value
+    }
 }
 
 impl Advisor {
@@ -206,6 +265,7 @@ impl Advisor {
     }
 
     /// Builds the plans of a model whose sidecar is already validated.
+    #[cfg(feature = "tract")]
     fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
         let model_err = |detail: String| Error::Model {
             path: path.into(),
@@ -221,22 +281,7 @@ impl Advisor {
                     tract_err(e)
                 ))
             })?;
-            if let Some(v) = proto
-                .metadata_props
-                .iter()
-                .find(|p| p.key == "mahjong.encoding_version")
-            {
-                let model: u32 = v.value.parse().map_err(|_| {
-                    model_err(format!("bad encoding_version metadata {:?}", v.value))
-                })?;
-                if model != encoding.version() {
-                    return Err(model_err(format!(
-                        "the ONNX file is for encoding version {model}, its sidecar says \
-                             {}",
-                        encoding.version()
-                    )));
-                }
-            }
+            check_metadata(&proto.metadata_props, encoding, &model_err)?;
             let plan = onnx
                 .model_for_proto_model(&proto)
                 .and_then(|m| m.into_optimized())
@@ -273,8 +318,54 @@ impl Advisor {
         let mut advisor = Advisor {
             model: Some(Arc::new(model)),
         };
-        // A probe run proves the graph has our input and output shapes.
-        let (logits, values) = advisor
+        advisor.check_outputs(path)?;
+        // Only a graph of the expected shapes is compared with the plain pass.
+        if let Some(plain) = plain {
+            advisor = advisor.with_plain_if_it_agrees(plain)?;
+        }
+        Ok(advisor)
+    }
+
+    /// The model read by the plain pass alone (built without the `tract` feature): the
+    /// exporter's graphs only, with the same checks otherwise.
+    #[cfg(not(feature = "tract"))]
+    fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
+        let model_err = |detail: String| Error::Model {
+            path: path.into(),
+            detail,
+        };
+        let encoding = sidecar.encoding()?;
+        let proto = crate::onnx_proto::decode(bytes).map_err(|e| {
+            model_err(format!(
+                "not a valid ONNX file (corrupt or truncated?): {e}"
+            ))
+        })?;
+        check_metadata(&proto.metadata_props, encoding, &model_err)?;
+        let plain = PlainForward::from_onnx(&proto, &sidecar.model, encoding).map_err(|e| {
+            model_err(format!(
+                "not a graph of the exporter's shape ({e}); this build reads no other \
+                 (the `tract` feature does)"
+            ))
+        })?;
+        let model = Model {
+            plain: Some(Arc::new(plain)),
+            path: path.into(),
+            sidecar,
+            encoding,
+        };
+        let advisor = Advisor {
+            model: Some(Arc::new(model)),
+        };
+        advisor.check_outputs(path)?;
+        Ok(advisor)
+    }
+
+    /// A probe run proves the graph has our input and output shapes.
+    fn check_outputs(&self, path: &Path) -> Result<()> {
+        let Some(encoding) = self.encoding() else {
+            return Ok(());
+        };
+        let (logits, values) = self
             .evaluate(&vec![0f32; encoding.encoded_len()])
             .map_err(|e| Error::Model {
                 path: path.into(),
@@ -290,15 +381,12 @@ impl Advisor {
                 ),
             });
         }
-        // Only a graph of the expected shapes is compared with the plain pass.
-        if let Some(plain) = plain {
-            advisor = advisor.with_plain_if_it_agrees(plain)?;
-        }
-        Ok(advisor)
+        Ok(())
     }
 
     /// This advisor with `plain` as its batch-1 pass if it gives tract's outputs on
     /// probe inputs (within 1e-3, relative above 1); unchanged otherwise.
+    #[cfg(feature = "tract")]
     fn with_plain_if_it_agrees(self, plain: PlainForward) -> Result<Advisor> {
         let Some(model) = &self.model else {
             return Ok(self);
@@ -322,6 +410,7 @@ impl Advisor {
     }
 
     /// A copy whose batch-1 pass is `plain` (`None`: tract for every batch).
+    #[cfg(feature = "tract")]
     fn with_plain(&self, plain: Option<Arc<PlainForward>>) -> Advisor {
         let model = self.model.as_ref().map(|m| {
             Arc::new(Model {
@@ -338,6 +427,7 @@ impl Advisor {
 
     /// The same advisor with every forward pass run by tract (the reference of the
     /// plain pass in the latency bench and the tests).
+    #[cfg(feature = "tract")]
     pub fn tract_only(&self) -> Advisor {
         self.with_plain(None)
     }
@@ -394,6 +484,34 @@ impl Advisor {
             let (logits, value) = plain.forward(obs).map_err(Error::Inference)?;
             return Ok((logits, vec![value]));
         }
+        self.evaluate_batch(model, obs, b)
+    }
+
+    /// A batch without tract: the plain pass row by row.
+    #[cfg(not(feature = "tract"))]
+    fn evaluate_batch(
+        &self,
+        model: &Model,
+        obs: &[f32],
+        _b: usize,
+    ) -> Result<(Vec<f32>, Vec<f32>)> {
+        let plain = model
+            .plain
+            .as_ref()
+            .ok_or_else(|| Error::Inference("no forward pass".into()))?;
+        let mut logits = Vec::new();
+        let mut values = Vec::new();
+        for row in obs.chunks_exact(model.encoding.encoded_len()) {
+            let (l, v) = plain.forward(row).map_err(Error::Inference)?;
+            logits.extend(l);
+            values.push(v);
+        }
+        Ok((logits, values))
+    }
+
+    /// A batch through tract (batch 1 through its fixed-shape plan).
+    #[cfg(feature = "tract")]
+    fn evaluate_batch(&self, model: &Model, obs: &[f32], b: usize) -> Result<(Vec<f32>, Vec<f32>)> {
         let features = model.encoding.token_features();
         let run = || -> TractResult<(Vec<f32>, Vec<f32>)> {
             let input = tract_onnx::prelude::Tensor::from_shape(&[b, NUM_TOKENS, features], obs)?;

@@ -23,7 +23,9 @@
 pub mod advisor;
 pub mod error;
 pub mod legal;
+#[cfg(feature = "tract")]
 pub mod onnx_export;
+pub mod onnx_proto;
 pub mod plain;
 pub mod position;
 pub mod reference;

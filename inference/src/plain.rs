@@ -20,7 +20,10 @@
 
 use std::collections::HashMap;
 
+#[cfg(not(feature = "tract"))]
+use crate::onnx_proto as pb;
 use engine::encode::{Encoding, NUM_TOKENS};
+#[cfg(feature = "tract")]
 use tract_onnx::pb;
 
 use crate::weights::{head_widths, place_logits, ModelConfig};
@@ -419,6 +422,7 @@ impl PlainForward {
 
 /// A deterministic probe encoding: probe 0 is all zeros, the others a mix of zeros,
 /// ones and fractions (xorshift), as sparse as real encodings.
+#[cfg(feature = "tract")]
 pub(crate) fn probe_input(len: usize, seed: u64) -> Vec<f32> {
     let mut s = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     (0..len)
@@ -481,7 +485,7 @@ fn erf(x: f32) -> f32 {
     y.copysign(x)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "tract"))]
 mod tests {
     use super::*;
     use crate::onnx_export::build_model;

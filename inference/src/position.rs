@@ -647,3 +647,138 @@ pub fn per_seat(s: &str, players: u8, default_seat: u8, what: &str) -> Result<Ve
 pub fn rules_preset(name: &str) -> Result<Rules> {
     rules_for(Some(name))
 }
+
+fn meld_kind_name(k: MeldKind) -> &'static str {
+    match k {
+        MeldKind::Chi => "chi",
+        MeldKind::Pon => "pon",
+        MeldKind::OpenKan => "kan",
+        MeldKind::ClosedKan => "ckan",
+        MeldKind::AddedKan => "akan",
+    }
+}
+
+/// The observation as a JSON position (this module's format), defaults left out:
+/// what a recorded position file holds (`firmware-demo/linux/positions.jsonl`,
+/// `web/tests/positions.jsonl`). Non-riichi presets (the riichi state is not written).
+pub fn observation_json(preset: &str, obs: &Observation) -> String {
+    let players = obs.rules.players as usize;
+    use serde_json::{json, Map, Value};
+    let mut m = Map::new();
+    m.insert("rules".into(), json!(preset));
+    m.insert("seat".into(), json!(obs.seat));
+    m.insert("dealer".into(), json!(obs.dealer));
+    m.insert(
+        "hand".into(),
+        json!(engine::notation::Counts(&obs.hand).to_string()),
+    );
+    match (obs.drawn, &obs.pending) {
+        (Some(t), _) => {
+            m.insert("drawn".into(), json!(t.to_string()));
+        }
+        (None, None) => {
+            m.insert("after_call".into(), json!(true));
+        }
+        (None, Some(_)) => {}
+    }
+    let melds: Vec<String> = obs.melds[..players]
+        .iter()
+        .map(|ms| {
+            ms.iter()
+                .map(|x| format!("{}:{}", meld_kind_name(x.kind), x.tile))
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect();
+    if melds.iter().any(|s| !s.is_empty()) {
+        m.insert("melds".into(), json!(melds));
+    }
+    // Claimed discards live in the claimer's meld (the position format's convention).
+    let discards: Vec<String> = obs.discards[..players]
+        .iter()
+        .map(|ds| {
+            ds.iter()
+                .filter(|d| !d.claimed)
+                .map(|d| d.tile.to_string())
+                .collect()
+        })
+        .collect();
+    m.insert("discards".into(), json!(discards));
+    if let Some(p) = &obs.pending {
+        let mut c = Map::new();
+        c.insert("tile".into(), json!(p.tile.to_string()));
+        c.insert("from".into(), json!(p.from));
+        if p.added_kan {
+            c.insert("added_kan".into(), json!(true));
+        }
+        m.insert("claim".into(), Value::Object(c));
+    }
+    m.insert("scores".into(), json!(obs.scores));
+    if obs.hand_number != 0 {
+        m.insert("hand_number".into(), json!(obs.hand_number));
+    }
+    m.insert("live_wall".into(), json!(obs.live_wall));
+    Value::Object(m).to_string()
+}
+
+fn pick<T: Clone>(items: &[T], k: usize) -> Vec<T> {
+    let n = items.len();
+    (0..k.min(n))
+        .map(|i| items[i * n / k.min(n)].clone())
+        .collect()
+}
+
+/// Recorded positions for tests and demos: one hand per seed of `preset` (a
+/// non-riichi preset) played by four efficiency bots, `per_hand` evenly spaced
+/// decisions with at least two legal actions kept from each (up to `claims_per_hand`
+/// of them claim windows), each as [`observation_json`]. Every position must read back
+/// with exactly the legal actions the game offered, or this is an error.
+pub fn self_play_positions(
+    preset: &str,
+    seeds: &[u64],
+    per_hand: usize,
+    claims_per_hand: usize,
+) -> std::result::Result<Vec<String>, String> {
+    use engine::bots::{Agent, EfficiencyBot};
+    let rules = Rules::preset(preset).ok_or_else(|| format!("no preset {preset:?}"))?;
+    let mut out = Vec::new();
+    for &seed in seeds {
+        let mut game = Game::new(rules, seed).map_err(|e| format!("seed {seed}: {e}"))?;
+        let (mut turns, mut claims) = (Vec::new(), Vec::new());
+        'hand: while matches!(game.phase(), Phase::Turn | Phase::Claim) {
+            for seat in game.seats_to_act() {
+                let obs = game.observation(seat).map_err(|e| e.to_string())?;
+                let legal = game.legal_actions(seat);
+                if legal.len() >= 2 {
+                    let line = observation_json(preset, &obs);
+                    let (_, derived) =
+                        from_json(&line).map_err(|e| format!("{line} does not read back: {e}"))?;
+                    let mut want: Vec<usize> = legal.iter().map(|a| a.index()).collect();
+                    let mut got: Vec<usize> = derived.iter().map(|a| a.index()).collect();
+                    want.sort_unstable();
+                    got.sort_unstable();
+                    if got != want {
+                        return Err(format!("legal actions differ after read-back: {line}"));
+                    }
+                    if obs.pending.is_some() {
+                        claims.push(line);
+                    } else {
+                        turns.push(line);
+                    }
+                }
+                let action: Action = EfficiencyBot.act(&obs, &legal);
+                game.apply(seat, action).map_err(|e| e.to_string())?;
+                if !matches!(game.phase(), Phase::Turn | Phase::Claim) {
+                    break 'hand;
+                }
+            }
+        }
+        let claims = pick(&claims, claims_per_hand);
+        let turns = pick(&turns, per_hand - claims.len());
+        if turns.len() + claims.len() != per_hand {
+            return Err(format!("{preset} seed {seed}: too few decisions"));
+        }
+        out.extend(turns.into_iter().chain(claims));
+    }
+    Ok(out)
+}

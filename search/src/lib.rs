@@ -52,10 +52,10 @@
 #![deny(missing_docs)]
 
 pub mod belief_eval;
+pub mod clock;
 pub mod stats;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use engine::belief::{weigh_hypotheses, Hypothesis, OpponentModel, ShantenPrior};
 use engine::bots::{play_hand, Agent, EfficiencyBot, RandomBot};
@@ -569,7 +569,7 @@ pub fn search(
     legal: &LegalActions,
     cfg: &SearchConfig,
 ) -> Result<SearchResult, SearchError> {
-    let start = Instant::now();
+    let start = clock::now_ms();
     cfg.validate()?;
     match obs.phase {
         Phase::HandOver | Phase::GameOver => return Err(SearchError::HandOver),
@@ -611,7 +611,7 @@ pub fn search(
     let limit = cfg.rollouts as usize;
     while cands.len() > 1 && worlds < limit {
         let n = cfg.batch.min(limit - worlds);
-        let batch_start = Instant::now();
+        let batch_start = clock::now_ms();
         let results: Vec<Result<Vec<Option<Outcome>>, SearchError>> = (worlds..worlds + n)
             .into_par_iter()
             .map(|i| play_world(obs, &cands, &racing, cfg, &beliefs, i))
@@ -622,8 +622,9 @@ pub fn search(
             }
         }
         worlds += n;
-        let elapsed = start.elapsed().as_secs_f64() * 1e3;
-        let batch_ms = batch_start.elapsed().as_secs_f64() * 1e3;
+        let now = clock::now_ms();
+        let elapsed = now - start;
+        let batch_ms = now - batch_start;
         if cfg.budget_ms.is_some_and(|b| elapsed + batch_ms > b) {
             break;
         }
@@ -702,7 +703,7 @@ fn summarise(
     values: &[Vec<Outcome>],
     cfg: &SearchConfig,
     worlds: usize,
-    start: Instant,
+    start: f64,
     effective_proposals: Option<f64>,
     stopped_early: bool,
 ) -> SearchResult {
@@ -735,7 +736,7 @@ fn summarise(
         policy,
         candidates: est,
         worlds,
-        elapsed_ms: start.elapsed().as_secs_f64() * 1e3,
+        elapsed_ms: clock::now_ms() - start,
         effective_proposals,
         stopped_early,
     }

@@ -31,14 +31,9 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use engine::bots::{Agent, EfficiencyBot};
-use engine::game::{Action, Game, MeldKind, Observation, Phase};
-use engine::notation::Counts;
-use engine::Rules;
 use inference::onnx_export::export;
-use inference::position::from_json;
+use inference::position::{from_json, self_play_positions};
 use inference::{Advisor, ModelConfig, Sidecar, Weights};
-use serde_json::{json, Map, Value};
 
 /// Seeds of the recorded hands, per preset.
 const SEEDS: [u64; 3] = [1, 2, 3];
@@ -83,84 +78,8 @@ fn positions_path() -> PathBuf {
 // ---------------------------------------------------------------------------------
 // Recorded positions
 
-fn meld_kind(k: MeldKind) -> &'static str {
-    match k {
-        MeldKind::Chi => "chi",
-        MeldKind::Pon => "pon",
-        MeldKind::OpenKan => "kan",
-        MeldKind::ClosedKan => "ckan",
-        MeldKind::AddedKan => "akan",
-    }
-}
-
-/// The observation as a JSON position (`inference::position`), defaults left out.
-fn position_json(preset: &str, obs: &Observation) -> String {
-    let players = obs.rules.players as usize;
-    let mut m = Map::new();
-    m.insert("rules".into(), json!(preset));
-    m.insert("seat".into(), json!(obs.seat));
-    m.insert("dealer".into(), json!(obs.dealer));
-    m.insert("hand".into(), json!(Counts(&obs.hand).to_string()));
-    match (obs.drawn, &obs.pending) {
-        (Some(t), _) => {
-            m.insert("drawn".into(), json!(t.to_string()));
-        }
-        (None, None) => {
-            m.insert("after_call".into(), json!(true));
-        }
-        (None, Some(_)) => {}
-    }
-    let melds: Vec<String> = obs.melds[..players]
-        .iter()
-        .map(|ms| {
-            ms.iter()
-                .map(|x| format!("{}:{}", meld_kind(x.kind), x.tile))
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect();
-    if melds.iter().any(|s| !s.is_empty()) {
-        m.insert("melds".into(), json!(melds));
-    }
-    // Claimed discards live in the claimer's meld (the position format's convention).
-    let discards: Vec<String> = obs.discards[..players]
-        .iter()
-        .map(|ds| {
-            ds.iter()
-                .filter(|d| !d.claimed)
-                .map(|d| d.tile.to_string())
-                .collect()
-        })
-        .collect();
-    m.insert("discards".into(), json!(discards));
-    if let Some(p) = &obs.pending {
-        let mut c = Map::new();
-        c.insert("tile".into(), json!(p.tile.to_string()));
-        c.insert("from".into(), json!(p.from));
-        if p.added_kan {
-            c.insert("added_kan".into(), json!(true));
-        }
-        m.insert("claim".into(), Value::Object(c));
-    }
-    m.insert("scores".into(), json!(obs.scores));
-    if obs.hand_number != 0 {
-        m.insert("hand_number".into(), json!(obs.hand_number));
-    }
-    m.insert("live_wall".into(), json!(obs.live_wall));
-    Value::Object(m).to_string()
-}
-
-fn pick<T: Clone>(items: &[T], k: usize) -> Vec<T> {
-    let n = items.len();
-    (0..k.min(n))
-        .map(|i| items[i * n / k.min(n)].clone())
-        .collect()
-}
-
-/// Plays one seeded hand per preset and seed with four efficiency bots and records
-/// evenly spaced decisions with at least two legal actions: turns, and up to
-/// [`CLAIMS_PER_HAND`] claim windows. Every recorded position must read back (through
-/// `inference::position`) with exactly the legal actions the game offered.
+/// The recorded positions: one seeded hand per preset and seed with four efficiency
+/// bots, [`PER_HAND`] decisions each ([`inference::position::self_play_positions`]).
 fn generate_positions() -> String {
     let mut out = String::from(
         "# Recorded positions for firmware-demo/linux (JSON, the format of inference::position).\n\
@@ -168,48 +87,9 @@ fn generate_positions() -> String {
          # do not edit: UPDATE_LINUX_POSITIONS=1 cargo test -p mahjong-tests --test firmware_linux_qemu linux_positions_are_current\n",
     );
     for preset in ["sanma", "four-player"] {
-        let rules = Rules::preset(preset).expect("preset");
-        for seed in SEEDS {
-            let mut game = Game::new(rules, seed).expect("new game");
-            let mut bot = EfficiencyBot;
-            let (mut turns, mut claims) = (Vec::new(), Vec::new());
-            'hand: while matches!(game.phase(), Phase::Turn | Phase::Claim) {
-                for seat in game.seats_to_act() {
-                    let obs = game.observation(seat).expect("observation");
-                    let legal = game.legal_actions(seat);
-                    if legal.len() >= 2 {
-                        let line = position_json(preset, &obs);
-                        let (_, derived) = from_json(&line)
-                            .unwrap_or_else(|e| panic!("position does not read back: {e}\n{line}"));
-                        let mut want: Vec<usize> = legal.iter().map(|a| a.index()).collect();
-                        let mut got: Vec<usize> = derived.iter().map(|a| a.index()).collect();
-                        want.sort_unstable();
-                        got.sort_unstable();
-                        assert_eq!(got, want, "legal actions differ after read-back: {line}");
-                        if obs.pending.is_some() {
-                            claims.push(line);
-                        } else {
-                            turns.push(line);
-                        }
-                    }
-                    let action: Action = bot.act(&obs, &legal);
-                    game.apply(seat, action).expect("legal action");
-                    if !matches!(game.phase(), Phase::Turn | Phase::Claim) {
-                        break 'hand;
-                    }
-                }
-            }
-            let claims = pick(&claims, CLAIMS_PER_HAND);
-            let turns = pick(&turns, PER_HAND - claims.len());
-            assert_eq!(
-                turns.len() + claims.len(),
-                PER_HAND,
-                "{preset} seed {seed}: too few decisions"
-            );
-            for line in turns.iter().chain(&claims) {
-                out.push_str(line);
-                out.push('\n');
-            }
+        for line in self_play_positions(preset, &SEEDS, PER_HAND, CLAIMS_PER_HAND).unwrap() {
+            out.push_str(&line);
+            out.push('\n');
         }
     }
     out
