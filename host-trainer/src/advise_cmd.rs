@@ -68,8 +68,9 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["stdin_json", "search"])]
     pub stdin_jsonl: bool,
     /// The ONNX model (its sidecar `NAME.json` next to it). Default: the shipped model
-    /// (`models/default.onnx`, compiled into this binary) when its rules fit the
-    /// position, else efficiency-only.
+    /// that fits the position's rules (`models/default.onnx` for sanma,
+    /// `models/tenhou-sanma/model.onnx` for tenhou-sanma; both compiled into this
+    /// binary), else efficiency-only.
     #[arg(long, conflicts_with = "no_model")]
     pub model: Option<PathBuf>,
     /// Use no model: rank by the efficiency evaluator only.
@@ -185,7 +186,7 @@ impl ModelChoice {
 /// the same players and tile set, and riichi rules only for a riichi model (whose
 /// encoding carries their state and actions).
 fn rules_fit(model_rules: &str, obs: &Observation) -> bool {
-    mahjong_web::models::rules_fit(model_rules, &obs.rules)
+    inference::shipped::rules_fit(model_rules, &obs.rules)
 }
 
 /// The advisor for `obs`: the loaded model if its rules fit, else efficiency-only (the
@@ -204,6 +205,12 @@ fn fit_advisor(choice: &ModelChoice, model: Option<Advisor>, obs: &Observation) 
         .unwrap_or_default();
     if rules_fit(&model_rules, obs) {
         return Ok(advisor);
+    }
+    // No --model: another shipped model may fit (tenhou-sanma).
+    if let ModelChoice::Shipped = choice {
+        if let Some(fits) = inference::shipped::fitting(&obs.rules)? {
+            return Ok(fits);
+        }
     }
     let why = format!(
         "the model {} was trained for {model_rules:?} rules, the position is {} players{}",

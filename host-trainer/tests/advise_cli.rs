@@ -244,3 +244,23 @@ fn stdin_jsonl_answers_one_line_per_position() {
     assert_eq!(lines[2]["source"]["kind"], "model");
     assert_eq!(lines[0]["source"]["kind"], "efficiency_only");
 }
+
+#[test]
+fn without_model_the_shipped_model_fitting_the_rules_advises() {
+    let (out, err, ok) = run(
+        &[
+            "--rules",
+            "tenhou-sanma",
+            "--hand",
+            "19m123p456p789s11z2z",
+            "--dora",
+            "5p",
+            "--json",
+        ],
+        "",
+    );
+    assert!(ok, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["source"]["kind"], "model", "{v}");
+    assert_eq!(v["source"]["sidecar"]["rules"], "tenhou-sanma");
+}

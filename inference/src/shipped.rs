@@ -24,3 +24,58 @@ pub fn sidecar() -> Result<Sidecar> {
     s.check_encoding(name)?;
     Ok(s)
 }
+
+/// One embedded model.
+struct Embedded {
+    /// Its name in answers and errors.
+    name: &'static str,
+    onnx: &'static [u8],
+    sidecar: &'static str,
+}
+
+/// Every shipped model, compiled in: the default (`sanma`, the seed's rules) and the
+/// riichi model of `models/tenhou-sanma/`.
+const EMBEDDED: [Embedded; 2] = [
+    Embedded {
+        name: NAME,
+        onnx: ONNX,
+        sidecar: SIDECAR_JSON,
+    },
+    Embedded {
+        name: "embedded tenhou-sanma model",
+        onnx: include_bytes!("../../models/tenhou-sanma/model.onnx"),
+        sidecar: include_str!("../../models/tenhou-sanma/model.json"),
+    },
+];
+
+/// Whether a model trained under preset `model_rules` reads positions of `rules`: the
+/// same players and tile set, and riichi rules only for a riichi model (whose encoding
+/// carries their state and actions).
+pub fn rules_fit(model_rules: &str, rules: &engine::Rules) -> bool {
+    engine::Rules::preset(model_rules).is_some_and(|r| {
+        r.players == rules.players
+            && r.tile_set == rules.tile_set
+            && r.is_riichi() == rules.is_riichi()
+    })
+}
+
+/// The preset each shipped model was trained under, in order.
+pub fn shipped_rules() -> Vec<String> {
+    EMBEDDED
+        .iter()
+        .filter_map(|m| Sidecar::from_json(m.sidecar, std::path::Path::new(m.name)).ok())
+        .map(|s| s.rules)
+        .collect()
+}
+
+/// The shipped model that fits `rules` ([`rules_fit`]), loaded, or `None` when none
+/// does. Loading checks the files as [`crate::Advisor::from_bytes`] does.
+pub fn fitting(rules: &engine::Rules) -> Result<Option<crate::Advisor>> {
+    for m in &EMBEDDED {
+        let path = std::path::Path::new(m.name);
+        if Sidecar::from_json(m.sidecar, path).is_ok_and(|s| rules_fit(&s.rules, rules)) {
+            return crate::Advisor::from_bytes(m.onnx, m.sidecar, path).map(Some);
+        }
+    }
+    Ok(None)
+}

@@ -50,3 +50,24 @@ fn an_io_cause_is_the_source_and_not_in_the_message() {
     assert_eq!(full.matches(&cause).count(), 1, "{full}");
     assert_eq!(full, format!("{message}: {cause}"));
 }
+
+/// The shipped model that fits each preset: the default for sanma, the riichi model for
+/// tenhou-sanma (and its east variant), none for four-player rules.
+#[test]
+fn the_fitting_shipped_model_follows_the_rules() {
+    use inference::shipped::{fitting, shipped_rules};
+    assert_eq!(shipped_rules(), ["sanma", "tenhou-sanma"]);
+    let rules_of = |name: &str| {
+        fitting(&engine::Rules::preset(name).unwrap())
+            .unwrap()
+            .map(|a| a.sidecar().unwrap().rules.clone())
+    };
+    assert_eq!(rules_of("sanma").as_deref(), Some("sanma"));
+    assert_eq!(rules_of("tenhou-sanma").as_deref(), Some("tenhou-sanma"));
+    assert_eq!(
+        rules_of("tenhou-sanma-east").as_deref(),
+        Some("tenhou-sanma")
+    );
+    assert_eq!(rules_of("four-player"), None);
+    assert_eq!(rules_of("tenhou-4p"), None);
+}
