@@ -29,7 +29,17 @@ fn record_revision() {
         println!("cargo:rerun-if-changed={dir}/HEAD");
         println!("cargo:rerun-if-changed={dir}/logs/HEAD");
     }
-    for src in ["src", "../engine/src", "../search/src", "../inference/src"] {
+    for src in [
+        "src",
+        "../engine/src",
+        "../search/src",
+        "../inference/src",
+        "../arena/src",
+        "../report/src",
+        "../mjai-bot/src",
+        "../logs/src",
+        "../web/src",
+    ] {
         println!("cargo:rerun-if-changed={src}");
     }
 }

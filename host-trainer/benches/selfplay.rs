@@ -11,8 +11,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use arena::{self, ArenaConfig, BotSpec};
 use engine::Rules;
-use host_trainer::arena::{self, ArenaConfig, BotSpec};
 use host_trainer::train::model::{OwnedNet, ParamSnapshot};
 use host_trainer::train::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
 use host_trainer::train::TrainConfig;

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use host_trainer::arena::{self, paired, ArenaConfig, ArenaReport, BotSpec, Seating};
+use arena::policy;
+use arena::{self, paired, ArenaConfig, ArenaReport, BotSpec, Seating};
 use host_trainer::cli::{BeliefArg, RulesArg};
-use host_trainer::policy;
 use search::{self, SearchConfig};
 
 /// A bot for one seat of `--seats` / `--paired-with`.
@@ -218,7 +218,7 @@ pub fn run(args: Args) -> Result<()> {
         None
     };
     let searcher = if all.contains(&BotSpec::Search) {
-        Some(host_trainer::search_agent::search_factory(Arc::new(
+        Some(arena::search_agent::search_factory(Arc::new(
             args.search.config(&cfg.rules)?,
         )))
     } else {
@@ -342,7 +342,7 @@ pub(crate) struct SearchTally {
 
 impl SearchTally {
     pub(crate) fn read() -> Self {
-        use host_trainer::search_agent::{
+        use arena::search_agent::{
             SEARCHES, SEARCH_FAILURES, SEARCH_FAILURE_REASONS, SEARCH_MICROS,
         };
         use std::sync::atomic::Ordering::Relaxed;
@@ -422,11 +422,7 @@ pub(crate) fn seat_names(seats: &[BotSpec]) -> String {
     seats.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
 }
 
-pub(crate) fn fmt_estimate(
-    e: &host_trainer::arena::stats::Estimate,
-    scale: f64,
-    unit: &str,
-) -> String {
+pub(crate) fn fmt_estimate(e: &arena::stats::Estimate, scale: f64, unit: &str) -> String {
     format!(
         "{:+.3} [{:+.3}, {:+.3}] {unit}",
         e.mean * scale,

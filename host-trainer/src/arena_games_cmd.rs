@@ -6,9 +6,9 @@ use std::sync::Arc;
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use host_trainer::arena::games::{self, GamesConfig, PlayedGame, UmaTable};
-use host_trainer::arena::games_report::GamesReport;
-use host_trainer::arena::{BotSpec, Seating};
+use arena::games::{self, GamesConfig, PlayedGame, UmaTable};
+use arena::games_report::GamesReport;
+use arena::{BotSpec, Seating};
 
 use crate::arena_cmd::{fmt_estimate, model_factory, seat_names, Args, SearchTally};
 
@@ -42,7 +42,7 @@ pub fn run(args: &Args) -> Result<()> {
         false => None,
     };
     let searcher = match all.contains(&BotSpec::Search) {
-        true => Some(host_trainer::search_agent::search_factory(Arc::new(
+        true => Some(arena::search_agent::search_factory(Arc::new(
             args.search.config(&cfg.rules)?,
         ))),
         false => None,

@@ -1,18 +1,14 @@
-//! The host side of the project as a library: the arena, the self-play trainer
-//! (feature `train`, the default; it links libtorch) and, in later issues, the advisor
-//! front-ends. The `host-trainer` binary is a thin clap layer over these modules.
+//! The host side of the project as a library: the self-play trainer (feature `train`,
+//! the default; it links libtorch), the checkpoint exporter, the CLI's closed choices
+//! and its table printer. The `host-trainer` binary is a thin clap layer over these
+//! modules and the crates of each concern: `mahjong-arena` (lib `arena`),
+//! `mahjong-report` (`report`), `mahjong-logs`, `mahjong-mjai-bot` (`mjai_bot`),
+//! `mahjong-web` (the review), `mahjong-inference`, `mahjong-search`.
 
-pub mod arena;
 pub mod cli;
-pub mod clock;
 #[cfg(feature = "train")]
 pub mod export;
 pub mod logs;
-#[cfg(feature = "plot")]
-pub mod plot;
-pub mod policy;
-pub mod report;
-pub mod search_agent;
 pub mod table;
 #[cfg(feature = "train")]
 pub mod train;

@@ -1,14 +1,14 @@
 //! `host-trainer mjai`: the bot mode. mjai events on stdin (one JSON event or a JSON
 //! array of events per line), one JSON answer per line on stdout, flushed at once
-//! (`host_trainer::logs::mjai_bot` keeps the seat's view and decides).
+//! (`mjai_bot` keeps the seat's view and decides).
 
 use std::io::{BufRead, Write};
 
 use anyhow::{bail, Context, Result};
 use host_trainer::cli::RulesArg;
 use host_trainer::logs::mjai::Dialect;
-use host_trainer::logs::mjai_bot::answer::Decider;
-use host_trainer::logs::mjai_bot::{Bot, BotConfig};
+use mjai_bot::answer::Decider;
+use mjai_bot::{Bot, BotConfig};
 
 use crate::decider_args::{check_fits, Choice, DeciderArgs};
 use crate::logs_cmd::DialectArg;

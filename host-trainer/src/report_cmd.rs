@@ -1,5 +1,5 @@
 //! `host-trainer report`: evaluates a shipped model and writes `REPORT.md`,
-//! `report.json` and the training curve into a folder (see `host_trainer::report`).
+//! `report.json` and the training curve into a folder (see `report`).
 //!
 //! The arguments are checked in the order they are listed (`--run`, `--ablation`,
 //! `--model`, `--previous`, `--out`) before the evaluation, which takes minutes: a missing run is
@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use host_trainer::report::{self, ReportConfig, RunSummary};
+use report::{self, ReportConfig, RunSummary};
 
 /// Arguments of `host-trainer report`.
 #[derive(clap::Args, Debug)]

@@ -2,7 +2,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use host_trainer::arena::{self, ArenaConfig, ArenaReport, BotSpec};
+use arena::{self, ArenaConfig, ArenaReport, BotSpec};
 
 fn play(
     seats: &[BotSpec],
@@ -140,8 +140,8 @@ fn custom_seats_play_the_factory_agent() {
 
 #[test]
 fn search_seats_play_legal_hands_and_are_reported_apart() {
-    use host_trainer::arena::Seating;
-    use host_trainer::search_agent::{search_factory, SEARCH_FAILURES};
+    use arena::search_agent::{search_factory, SEARCH_FAILURES};
+    use arena::Seating;
     let cfg = ArenaConfig {
         rules: engine::Rules::sanma(),
         seats: vec![BotSpec::Search, BotSpec::Efficiency, BotSpec::Efficiency],

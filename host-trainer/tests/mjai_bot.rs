@@ -1,4 +1,4 @@
-//! The mjai bot (`host_trainer::logs::mjai_bot`, `host-trainer mjai`).
+//! The mjai bot (`mjai_bot`, `host-trainer mjai`).
 //!
 //! (a) Whole engine games of efficiency and random bots, written as mjai and fed to the
 //! bot as each seat receives them (the others' draws and starting hands hidden as
@@ -14,8 +14,8 @@ use engine::game::{Action, Discard, LegalActions, Observation};
 use engine::Rules;
 use host_trainer::logs::export::play_game;
 use host_trainer::logs::mjai::{self, Dialect};
-use host_trainer::logs::mjai_bot::answer::Decider;
-use host_trainer::logs::mjai_bot::{Bot, BotConfig, Reply};
+use mjai_bot::answer::Decider;
+use mjai_bot::{Bot, BotConfig, Reply};
 use serde_json::{json, Value};
 
 /// A seat's agent that records every decision it was asked for.
@@ -547,7 +547,7 @@ fn an_opponent_in_riichi_is_dealt_and_answered() {
         b.handle_line(&l.to_string()).unwrap();
     }
     let obs = b.observation().unwrap().unwrap();
-    let legal = host_trainer::logs::mjai_bot::answer::legal_actions(&obs).unwrap();
+    let legal = mjai_bot::answer::legal_actions(&obs).unwrap();
     assert!(!legal.is_empty());
 }
 

@@ -7,8 +7,8 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use host_trainer::arena::{self, paired, ArenaConfig, BotSpec};
-use host_trainer::policy::onnx_factory;
+use arena::policy::onnx_factory;
+use arena::{self, paired, ArenaConfig, BotSpec};
 use inference::{Advisor, Sidecar};
 
 fn models() -> PathBuf {

@@ -7,9 +7,9 @@ use std::process::Command;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
+use arena::policy::onnx_factory;
+use arena::{self, ArenaConfig, BotSpec};
 use engine::encode::Encoding;
-use host_trainer::arena::{self, ArenaConfig, BotSpec};
-use host_trainer::policy::onnx_factory;
 use inference::{Advisor, Sidecar};
 
 fn folder() -> PathBuf {

@@ -113,7 +113,7 @@ fn masked_logits_never_choose_an_illegal_action() {
 
 #[test]
 fn policy_agent_plays_legal_moves_in_the_arena() {
-    use host_trainer::arena::{self, ArenaConfig, BotSpec};
+    use arena::{self, ArenaConfig, BotSpec};
     tch::manual_seed(1);
     let net = OwnedNet::new(TINY, Encoding::V1, Device::Cpu).unwrap();
     let snap = Arc::new(ParamSnapshot::take(&net.vs, TINY, Encoding::V1, 0).unwrap());

@@ -19,6 +19,12 @@ Quick start::
         seat = g.seats_to_act()[0]
         g.apply(seat, mj.Bot("eff").act(g, seat))
     print(g.scores)
+
+    # the duplicate arena (per hand, and whole games with placement)
+    report = mj.arena(["defend", "eff", "eff"], rules="tenhou-sanma", hands=3000)
+    games = mj.arena_games(["defend", "eff", "eff"], rules="tenhou-sanma", games=50)
+    # a real log, replayed exactly through the engine
+    mj.replay_log("game.json")  # {"hands": ..., "decisions": ..., "wins": ...}
 """
 
 from ._native import (
@@ -28,6 +34,7 @@ from ._native import (
     NUM_TILE_TYPES,
     OBSERVATION_SHAPE,
     Advisor,
+    ArenaError,
     Bot,
     Game,
     HandError,
@@ -42,11 +49,14 @@ from ._native import (
     __version__,
     action_index,
     action_name,
+    arena,
+    arena_games,
     format_hand,
     parse_hand,
     play_bots,
     presets,
     read_log,
+    replay_log,
     search_advise,
     shanten,
     shanten_forms,
@@ -61,6 +71,7 @@ __all__ = [
     "NUM_TILE_TYPES",
     "OBSERVATION_SHAPE",
     "Advisor",
+    "ArenaError",
     "Bot",
     "Game",
     "HandError",
@@ -75,11 +86,14 @@ __all__ = [
     "__version__",
     "action_index",
     "action_name",
+    "arena",
+    "arena_games",
     "format_hand",
     "parse_hand",
     "play_bots",
     "presets",
     "read_log",
+    "replay_log",
     "search_advise",
     "shanten",
     "shanten_forms",

@@ -24,6 +24,31 @@ class RecordError(MahjongError): ...
 class ModelError(MahjongError): ...
 class SearchError(MahjongError): ...
 class LogError(MahjongError): ...
+class ArenaError(MahjongError): ...
+
+def replay_log(
+    source: Union[str, "os.PathLike[str]"],
+    format: Optional[str] = None,
+    rules: Optional[str] = None,
+) -> Dict[str, Any]: ...
+def arena(
+    seats: list[str],
+    rules: str = "sanma",
+    hands: int = 1200,
+    seed: int = 0,
+    duplicate: bool = True,
+    threads: Optional[int] = None,
+    model: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> Dict[str, Any]: ...
+def arena_games(
+    seats: list[str],
+    rules: str = "tenhou-sanma",
+    games: int = 100,
+    seed: int = 0,
+    duplicate: bool = True,
+    threads: Optional[int] = None,
+    model: Optional[Union[str, "os.PathLike[str]"]] = None,
+) -> Dict[str, Any]: ...
 
 def read_log(
     source: Union[str, "os.PathLike[str]"],

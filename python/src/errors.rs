@@ -55,6 +55,13 @@ create_exception!(
     "A game log that cannot be read or does not replay through the engine."
 );
 
+create_exception!(
+    mahjong_engine,
+    ArenaError,
+    MahjongError,
+    "An arena run that cannot be played (unknown bot, a line-up that does not fill the table, a model that does not load)."
+);
+
 /// Adds the exception classes to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -66,6 +73,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ModelError", py.get_type::<ModelError>())?;
     m.add("SearchError", py.get_type::<SearchError>())?;
     m.add("LogError", py.get_type::<LogError>())?;
+    m.add("ArenaError", py.get_type::<ArenaError>())?;
     Ok(())
 }
 

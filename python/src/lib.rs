@@ -1,7 +1,8 @@
 //! The Python extension module `mahjong_engine._native` (PyO3, stable ABI from CPython
 //! 3.9): the engine's game, the efficiency queries, the bots, the learned-policy and
-//! search advisors, `VecGame`, N games stepped in Rust per call, and `read_log`, game
-//! logs replayed into training arrays.
+//! search advisors, `VecGame`, N games stepped in Rust per call, `replay_log` and
+//! `read_log` (game logs replayed exactly, and into training arrays), and `arena` /
+//! `arena_games` (the duplicate arena, per hand and per whole game).
 //!
 //! The Python package `mahjong_engine` (python/mahjong_engine/) re-exports these and adds
 //! the PettingZoo AEC environment, the Gymnasium wrapper and the benchmark. Every error
@@ -9,11 +10,13 @@
 //! `ValueError`) carrying the engine's message; nothing here panics on input, and a
 //! failed call leaves the game as it was.
 //!
-//! Depends on the engine, logs, inference (tract, never libtorch) and search crates only.
+//! Depends on the engine, logs, arena, inference (tract, never libtorch) and search
+//! crates only.
 
 #![forbid(unsafe_code)]
 
 mod advisor;
+mod arena_runs;
 mod bots;
 mod efficiency;
 mod errors;
@@ -45,5 +48,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     advisor::register(m)?;
     vec_game::register(m)?;
     logs::register(m)?;
+    arena_runs::register(m)?;
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! Game logs as training data: `read_log(source)` replays a Tenhou JSON or mjai log
+//! Game logs: `replay_log(source)` checks a log replays exactly (as `host-trainer
+//! replay-log` does); as training data, `read_log(source)` replays a Tenhou JSON or mjai log
 //! through the engine (the `mahjong-logs` crate, exactly as `host-trainer replay-log`
 //! does) and returns, per decision, the observation, the legal mask and the action the
 //! player took, as NumPy arrays. This is how strong mahjong AIs are pretrained from
@@ -48,6 +49,42 @@ fn source_text(source: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
     })?;
     let text = mahjong_logs::read_text(&path).map_err(|e| LogError::new_err(format!("{e:#}")))?;
     Ok((text, path.display().to_string()))
+}
+
+/// Reads the log `source` names (see [`source_text`]) in `format` (detected when
+/// `None`) under `rules` (the log's own when `None`), with its name for messages.
+fn load(
+    source: &Bound<'_, PyAny>,
+    format: Option<&str>,
+    rules: Option<&str>,
+) -> PyResult<(GameLog, String)> {
+    let (text, name) = source_text(source)?;
+    let format = match format {
+        None => None,
+        Some("tenhou") => Some(Format::Tenhou),
+        Some("mjai") => Some(Format::Mjai),
+        Some("mjlog") => Some(Format::Mjlog),
+        Some(other) => {
+            return Err(LogError::new_err(format!(
+                "unknown log format {other:?} (tenhou, mjai or mjlog)"
+            )))
+        }
+    };
+    let rules = match rules {
+        None => None,
+        Some(r) => match engine::Rules::preset(r) {
+            Some(p) if p.is_riichi() => Some(p),
+            _ => {
+                return Err(RulesError::new_err(format!(
+                    "rules {r:?}: logs are played under the riichi presets (tenhou-4p, \
+                     tenhou-sanma, majsoul-4p, majsoul-sanma and their -east forms)"
+                )))
+            }
+        },
+    };
+    let log = mahjong_logs::read(&text, format, rules)
+        .map_err(|e| LogError::new_err(format!("{name}: {e:#}")))?;
+    Ok((log, name))
 }
 
 /// Replays every hand of `log`, keeping the decisions of `seat` (every seat when
@@ -114,32 +151,7 @@ fn read_log<'py>(
     format: Option<&str>,
     rules: Option<&str>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (text, name) = source_text(source)?;
-    let format = match format {
-        None => None,
-        Some("tenhou") => Some(Format::Tenhou),
-        Some("mjai") => Some(Format::Mjai),
-        Some("mjlog") => Some(Format::Mjlog),
-        Some(other) => {
-            return Err(LogError::new_err(format!(
-                "unknown log format {other:?} (tenhou, mjai or mjlog)"
-            )))
-        }
-    };
-    let rules = match rules {
-        None => None,
-        Some(r) => match engine::Rules::preset(r) {
-            Some(p) if p.is_riichi() => Some(p),
-            _ => {
-                return Err(RulesError::new_err(format!(
-                    "rules {r:?}: logs are played under the riichi presets (tenhou-4p, \
-                     tenhou-sanma, majsoul-4p, majsoul-sanma and their -east forms)"
-                )))
-            }
-        },
-    };
-    let log = mahjong_logs::read(&text, format, rules)
-        .map_err(|e| LogError::new_err(format!("{name}: {e:#}")))?;
+    let (log, name) = load(source, format, rules)?;
     if let Some(s) = seat {
         if s >= log.rules.players {
             return Err(LogError::new_err(format!(
@@ -179,8 +191,39 @@ fn read_log<'py>(
     Ok(out)
 }
 
-/// Adds the function to the module.
+/// Replays a Tenhou JSON, mjlog or mjai log exactly through the engine, as
+/// `host-trainer replay-log` does: every logged action must be legal where it was
+/// taken, and every hand's result and score deltas equal to the log's.
+///
+/// ``source``, ``format`` and ``rules`` as for :func:`read_log`. Returns a dict:
+/// ``hands`` (replayed), ``decisions`` (applied, passes not counted), ``wins``
+/// (compared), ``rules`` (the preset the log was read under: ``tenhou-*`` or
+/// ``majsoul-*``), ``players``. Raises ``LogError`` naming the hand, the step and what differed at the
+/// first departure, or when the log cannot be read.
+#[pyfunction]
+#[pyo3(signature = (source, format=None, rules=None))]
+fn replay_log<'py>(
+    py: Python<'py>,
+    source: &Bound<'py, PyAny>,
+    format: Option<&str>,
+    rules: Option<&str>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (log, name) = load(source, format, rules)?;
+    let summary = py
+        .detach(|| replay::replay_log(&log))
+        .map_err(|e| LogError::new_err(format!("{name}: the replay departs from the log: {e}")))?;
+    let out = PyDict::new(py);
+    out.set_item("hands", summary.kyokus)?;
+    out.set_item("decisions", summary.decisions)?;
+    out.set_item("wins", summary.wins)?;
+    out.set_item("rules", log.rules.preset_name().unwrap_or("custom"))?;
+    out.set_item("players", log.rules.players)?;
+    Ok(out)
+}
+
+/// Adds the functions to the module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(read_log, m)?)?;
+    m.add_function(wrap_pyfunction!(replay_log, m)?)?;
     Ok(())
 }

@@ -6,9 +6,9 @@
 #![no_main]
 
 use host_trainer::logs::mjai::Dialect;
-use host_trainer::logs::mjai_bot::answer::Decider;
-use host_trainer::logs::mjai_bot::{Bot, BotConfig};
 use libfuzzer_sys::fuzz_target;
+use mjai_bot::answer::Decider;
+use mjai_bot::{Bot, BotConfig};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -17,8 +17,8 @@ use engine::game::{Action, LegalActions, Observation};
 use tch::{Device, Tensor};
 
 use super::model::{masked_logits, obs_tensor, OwnedNet, ParamSnapshot};
-use crate::arena::AgentFactory;
-use crate::policy::{automatic, EncodedDecision};
+use arena::policy::{automatic, EncodedDecision};
+use arena::AgentFactory;
 
 thread_local! {
     static CACHE: RefCell<Option<(u64, Rc<OwnedNet>)>> = const { RefCell::new(None) };
@@ -64,7 +64,7 @@ impl Agent for PolicyAgent {
     }
 }
 
-/// An arena factory seating `snapshot` (greedy) in every [`crate::arena::BotSpec::Custom`] seat.
+/// An arena factory seating `snapshot` (greedy) in every [`arena::BotSpec::Custom`] seat.
 pub fn policy_factory(snapshot: Arc<ParamSnapshot>, auto_win: bool) -> Box<AgentFactory> {
     let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
     Box::new(move |_seed| {

@@ -13,7 +13,7 @@ use super::agent::policy_factory;
 use super::checkpoint::Progress;
 use super::config::{EvalWalls, StopOn, TrainConfig};
 use super::model::ParamSnapshot;
-use crate::arena::{self, ArenaConfig, BotSpec};
+use arena::{self, ArenaConfig, BotSpec};
 
 /// Evaluation of one snapshot.
 #[derive(Clone, Copy, Debug)]

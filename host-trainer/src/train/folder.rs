@@ -12,8 +12,8 @@ use super::config::{TrainConfig, RESUME_OVERRIDES};
 use super::durable::write_atomic;
 use super::model::{ModelConfig, OwnedNet, ParamSnapshot};
 use super::oracle::OracleCritic;
-use crate::clock::{civil_utc, now_unix};
 use crate::git_revision;
+use report::clock::{civil_utc, now_unix};
 
 /// File names inside a run folder.
 pub const CONFIG_FILE: &str = "config.json";

@@ -11,8 +11,8 @@ use anyhow::{Context, Result};
 use super::config::TrainConfig;
 use super::durable::write_atomic;
 use super::metrics_row::{MetricsRow, CURVE_PNG, METRICS_CSV, METRICS_JSONL};
-use crate::plot::curve::CurveInput;
-use crate::report::run_summary::{EvalPoint, TrainPoint};
+use report::plot::curve::CurveInput;
+use report::run_summary::{EvalPoint, TrainPoint};
 
 /// The two metrics files, open for appending.
 pub(super) struct MetricsLog {
@@ -155,7 +155,7 @@ pub fn draw_curve(run_dir: &Path, rows: &[MetricsRow], cfg: &TrainConfig) -> Res
         cfg.seed,
         cfg.guidance
     );
-    crate::plot::draw_curve(
+    report::plot::draw_curve(
         &run_dir.join(CURVE_PNG),
         &CurveInput {
             title: &title,

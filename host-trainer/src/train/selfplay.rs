@@ -39,7 +39,7 @@ use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapsh
 use super::opponents::{OpponentMix, SeatKind};
 use super::oracle::hidden_features;
 use super::search_teacher::{SearchTeacher, SearchTeacherSetup};
-use crate::policy::{automatic, EncodedDecision};
+use arena::policy::{automatic, EncodedDecision};
 use engine::bots::{Agent, EfficiencyBot};
 
 /// One decision.

@@ -22,7 +22,7 @@ use engine::game::{
 };
 use engine::{Rules, Tile, TileCounts, NUM_TILE_TYPES};
 
-use crate::logs::{CallKind, LogTile};
+use mahjong_logs::{CallKind, LogTile};
 
 /// North's tile index (kita).
 const NORTH: usize = 30;
@@ -211,7 +211,7 @@ impl HandView {
             ok,
             "the seat's hand holds no {} ({})",
             t.mpsz(),
-            crate::logs::mjai::tile_name(t)
+            mahjong_logs::mjai::tile_name(t)
         );
         self.hand[t.tile.index()] -= 1;
         if let (true, Some(s)) = (t.red, five_suit(t.tile)) {

@@ -23,9 +23,9 @@ use engine::game::{Action, Observation, Phase};
 use engine::{Rules, Tile};
 use serde_json::{json, Value};
 
-use crate::logs::mjai::{field, parse_tile, round_wind, start_scores, Dialect};
-use crate::logs::{preset_for, CallKind, LogTile, Site};
 use answer::Decider;
+use mahjong_logs::mjai::{field, parse_tile, round_wind, start_scores, Dialect};
+use mahjong_logs::{preset_for, CallKind, LogTile, Site};
 use state::{HandView, Start};
 
 /// How the bot plays.

@@ -13,7 +13,7 @@ use plotters::prelude::*;
 use super::curve::{eval_tau, EFF_COLOR, RANDOM_COLOR};
 use super::smooth::ema_zero_phase;
 use super::{draw_panel, titled, Line, Mark, Panel};
-use crate::report::run_summary::EvalPoint;
+use crate::run_summary::EvalPoint;
 
 /// Width and height of `guidance.png`.
 pub const GUIDANCE_SIZE: (u32, u32) = (1200, 860);

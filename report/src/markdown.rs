@@ -2,10 +2,10 @@
 
 use std::fmt::Write as _;
 
-use crate::arena::paired::PairedComparison;
-use crate::arena::stats::Estimate;
-use crate::arena::KindReport;
 use crate::clock::civil_utc;
+use arena::paired::PairedComparison;
+use arena::stats::Estimate;
+use arena::KindReport;
 
 use super::format::{minutes, num, pct_diff};
 use super::{Charts, Matchup, PreviousModel, Report};

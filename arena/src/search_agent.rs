@@ -8,8 +8,8 @@ use engine::bots::{Agent, EfficiencyBot};
 use engine::game::{Action, LegalActions, Observation};
 use engine::rng::Rng;
 
-use crate::arena::AgentFactory;
 use crate::policy::automatic;
+use crate::AgentFactory;
 use search::{search, SearchConfig};
 
 /// Searches that failed in this process, all agents together (reported by `arena`).

@@ -11,7 +11,7 @@ use plotters::prelude::*;
 
 use super::smooth::ema_zero_phase;
 use super::{draw_panel, lighten, titled, y_range, Line, Mark, Panel};
-use crate::report::run_summary::{EvalPoint, TrainPoint};
+use crate::run_summary::{EvalPoint, TrainPoint};
 
 /// Red and blue of the opponents (the tab10 palette of matplotlib, which stays apart
 /// for the common colour-vision deficiencies better than pure red/blue).

@@ -1,6 +1,6 @@
 //! The font every chart draws its text with, compiled into the binary so that no system
 //! font (and no fontconfig) is needed: DejaVu Sans 2.37, unmodified, from the Debian
-//! package `fonts-dejavu-core` (licence and source in `host-trainer/assets/fonts/`).
+//! package `fonts-dejavu-core` (licence and source in `report/assets/fonts/`).
 
 use std::sync::OnceLock;
 

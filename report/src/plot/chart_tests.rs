@@ -7,7 +7,7 @@ use plotters::prelude::*;
 
 use super::curve::{paint_curve, CurveInput, CURVE_SIZE};
 use super::guidance::{draw_guidance, paint_guidance, RunCurve, GUIDANCE_SIZE};
-use crate::report::run_summary::{EvalPoint, RunSummary, TrainPoint};
+use crate::run_summary::{EvalPoint, RunSummary, TrainPoint};
 
 fn evals(n: u64, every: u64) -> Vec<EvalPoint> {
     (1..=n)

@@ -15,8 +15,8 @@ use inference::Advisor;
 use serde_json::{json, Value};
 
 use super::state::HandView;
-use crate::logs::mjai::{names, tile_name, Dialect};
-use crate::logs::LogTile;
+use mahjong_logs::mjai::{names, tile_name, Dialect};
+use mahjong_logs::LogTile;
 
 /// What chooses the seat's action among the legal ones.
 pub enum Decider {

@@ -13,7 +13,9 @@
 pub mod games;
 pub mod games_report;
 pub mod paired;
+pub mod policy;
 pub mod report;
+pub mod search_agent;
 pub mod stats;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -39,7 +41,7 @@ pub enum BotSpec {
     /// An agent made by the factory passed to [`run_with`] (e.g. a learned policy);
     /// [`run`] has no factory and rejects it.
     Custom,
-    /// A searching agent made by [`Seating::search`] (e.g. [`crate::search::SearchAgent`]).
+    /// A searching agent made by [`Seating::search`] (e.g. [`crate::search_agent::SearchAgent`]).
     Search,
 }
 

@@ -99,7 +99,7 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arena::{play_walls, ArenaConfig, BotSpec};
+    use crate::{play_walls, ArenaConfig, BotSpec};
     use std::sync::atomic::AtomicBool;
 
     fn walls(seats: Vec<BotSpec>, hands: u64) -> Vec<Vec<PlayedHand>> {

@@ -13,7 +13,7 @@ use engine::encode::{action_mask, Encoding, MAX_ENCODED_LEN};
 use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
 use inference::Advisor;
 
-use crate::arena::AgentFactory;
+use crate::AgentFactory;
 
 /// One decision as a model of `encoding` reads it: the encoded observation and the
 /// legal-action mask over the model's logits, in stack buffers wide enough for every

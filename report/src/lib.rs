@@ -1,3 +1,5 @@
+//! # mahjong-report
+//!
 //! `host-trainer report`: the evaluation report of a shipped model (`models/REPORT.md`),
 //! generated from the training run folders and fresh duplicate-arena runs — never typed
 //! by hand.
@@ -5,12 +7,15 @@
 //! For each opponent pair (two random bots, two efficiency bots) two arenas are played
 //! with the same master seed: `model,X,X` and `eff,X,X`. The second is the efficiency
 //! bot's own result in exactly the same seats, walls and opponent seeds, and the paired
-//! per-wall difference ([`crate::arena::paired`]) gives the tightest interval for
+//! per-wall difference ([`arena::paired`]) gives the tightest interval for
 //! "better than the efficiency bot".
 
+pub mod clock;
 mod format;
 mod guidance_section;
 mod markdown;
+#[cfg(feature = "plot")]
+pub mod plot;
 pub mod run_summary;
 pub mod search_section;
 
@@ -22,9 +27,9 @@ use anyhow::{bail, Context, Result};
 use inference::{Advisor, Sidecar};
 use serde::Serialize;
 
-use crate::arena::paired::{compare, PairedComparison};
-use crate::arena::{play_walls, AgentFactory, ArenaConfig, ArenaReport, BotSpec, KindReport};
-use crate::policy::onnx_factory;
+use arena::paired::{compare, PairedComparison};
+use arena::policy::onnx_factory;
+use arena::{play_walls, AgentFactory, ArenaConfig, ArenaReport, BotSpec, KindReport};
 pub use markdown::render;
 pub use run_summary::{EvalPoint, RunSummary, TrainPoint};
 
@@ -145,7 +150,7 @@ pub struct Report {
 }
 
 /// What one line-up's walls were: every hand of every wall, for pairing.
-type Walls = Vec<Vec<crate::arena::PlayedHand>>;
+type Walls = Vec<Vec<arena::PlayedHand>>;
 
 /// Where and how long a matchup is played.
 #[derive(Clone, Copy)]

@@ -1,7 +1,7 @@
 //! Number formats shared by the report's sections: estimates with their intervals and
 //! durations.
 
-use crate::arena::stats::Estimate;
+use arena::stats::Estimate;
 
 /// A difference of rates in percentage points with its interval.
 pub(super) fn pct_diff(e: &Estimate) -> String {

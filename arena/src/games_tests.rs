@@ -1,8 +1,8 @@
 //! Tests of [`super`]: ranks, Tenhou's rank points against real results, whole games.
 
 use super::*;
-use crate::arena::games_report::GamesReport;
-use crate::arena::BotSpec::{Efficiency, Random};
+use crate::games_report::GamesReport;
+use crate::BotSpec::{Efficiency, Random};
 
 fn games(
     rules: &str,

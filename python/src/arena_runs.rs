@@ -1,0 +1,190 @@
+//! The duplicate arena from Python: `arena(seats, ...)` plays hands (the
+//! `mahjong-arena` crate, as `host-trainer arena` does) and `arena_games(seats, ...)`
+//! whole games with placement (`host-trainer arena --games`), on all cores with the
+//! GIL released, and return the reports the CLI writes with `--json`, as dicts.
+//!
+//! Seats are `random`, `eff`, `defend`, `model` (the learned policy: the given ONNX
+//! file, else the shipped model that fits the rules) and `search` (the rollout search
+//! with its defaults for the rules). Results are the same for any thread count.
+
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use anyhow::{bail, Context, Result};
+use arena::games::{play_games, GamesConfig};
+use arena::games_report::GamesReport;
+use arena::{AgentFactory, ArenaConfig, ArenaReport, BotSpec, Seating};
+use engine::Rules;
+use pyo3::prelude::*;
+
+use crate::errors::ArenaError;
+use crate::rules::preset;
+
+/// The seats' bots from their names.
+fn bots(seats: &[String]) -> Result<Vec<BotSpec>> {
+    seats.iter().map(|s| BotSpec::parse(s)).collect()
+}
+
+/// The `model` seats' policy: the file given, else the shipped model for `rules`.
+fn model_factory(model: Option<&PathBuf>, rules: &Rules) -> Result<Box<AgentFactory>> {
+    let advisor = match model {
+        Some(p) => inference::Advisor::load(p)
+            .with_context(|| format!("loading the model {} for the `model` seats", p.display()))?,
+        None => match inference::shipped::fitting(rules)? {
+            Some(a) => a,
+            None => bail!(
+                "no shipped model fits the rules {}; pass model=PATH for the `model` seats",
+                rules.preset_name().unwrap_or("custom")
+            ),
+        },
+    };
+    arena::policy::onnx_factory(Arc::new(advisor))
+}
+
+/// The factories the line-up needs, kept alive while it plays.
+struct Factories {
+    custom: Option<Box<AgentFactory>>,
+    search: Option<Box<AgentFactory>>,
+}
+
+impl Factories {
+    fn new(seats: &[BotSpec], rules: &Rules, model: Option<&PathBuf>) -> Result<Factories> {
+        let custom = match seats.contains(&BotSpec::Custom) {
+            true => Some(model_factory(model, rules)?),
+            false => None,
+        };
+        let search = match seats.contains(&BotSpec::Search) {
+            true => Some(arena::search_agent::search_factory(Arc::new(
+                search::SearchConfig::new(rules)?,
+            ))),
+            false => None,
+        };
+        Ok(Factories { custom, search })
+    }
+
+    fn seating(&self) -> Seating<'_> {
+        Seating {
+            custom: self.custom.as_deref(),
+            search: self.search.as_deref(),
+        }
+    }
+}
+
+/// Runs `work` on a pool of `threads` threads (all cores when `None`).
+fn on_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .context("building the thread pool")?;
+    pool.install(work)
+}
+
+/// A serialisable report as a Python dict (through `json`, as the CLI writes it).
+fn to_dict<'py>(py: Python<'py>, report: &impl serde::Serialize) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(report).map_err(|e| ArenaError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// An arena error as the exception the package raises for it.
+fn arena_err(e: anyhow::Error) -> PyErr {
+    ArenaError::new_err(format!("{e:#}"))
+}
+
+/// Plays `hands` hands between `seats` (one name per seat of `rules`) and reports per
+/// bot: win, deal-in and tsumo rates, points per hand, with 95 % intervals (clustered
+/// by wall). Duplicate (the default): every wall is played once per seat rotation, so
+/// each bot meets the same tiles in every seat. Returns the dict `host-trainer arena
+/// --json` writes (``kinds``: one entry per distinct bot; ``entrants``: per seat).
+/// Raises ``ArenaError`` for an unknown bot, a line-up that does not fill the table, a
+/// model that cannot be loaded; ``RulesError`` for an unknown preset.
+#[pyfunction]
+#[pyo3(name = "arena", signature = (seats, rules = "sanma", hands = 1200, seed = 0, duplicate = true, threads = None, model = None))]
+#[allow(clippy::too_many_arguments)]
+fn play_arena<'py>(
+    py: Python<'py>,
+    seats: Vec<String>,
+    rules: &str,
+    hands: u64,
+    seed: u64,
+    duplicate: bool,
+    threads: Option<usize>,
+    model: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = preset(rules)?;
+    let report: ArenaReport = py
+        .detach(|| -> Result<ArenaReport> {
+            let cfg = ArenaConfig {
+                rules,
+                seats: bots(&seats)?,
+                hands,
+                seed,
+                duplicate,
+            };
+            let factories = Factories::new(&cfg.seats, &rules, model.as_ref())?;
+            on_pool(threads, || {
+                let start = std::time::Instant::now();
+                let stop = AtomicBool::new(false);
+                let walls = arena::play_walls_seated(&cfg, factories.seating(), &|| {}, &stop)?;
+                Ok(ArenaReport::from_walls(
+                    &cfg,
+                    &walls,
+                    start.elapsed().as_secs_f64(),
+                ))
+            })
+        })
+        .map_err(arena_err)?;
+    to_dict(py, &report)
+}
+
+/// Plays `games` whole games (the rules' length: hanchan or east-only under the riichi
+/// presets) between `seats`, duplicate by rotating the line-up over the seats on each
+/// game seed, and reports placement per bot with 95 % intervals: average rank, the
+/// rank distribution, final points and rank points (the uma table is in the report).
+/// Returns the dict `host-trainer arena --games N --json` writes. Errors as
+/// :func:`arena`.
+#[pyfunction]
+#[pyo3(signature = (seats, rules = "tenhou-sanma", games = 100, seed = 0, duplicate = true, threads = None, model = None))]
+#[allow(clippy::too_many_arguments)]
+fn arena_games<'py>(
+    py: Python<'py>,
+    seats: Vec<String>,
+    rules: &str,
+    games: u64,
+    seed: u64,
+    duplicate: bool,
+    threads: Option<usize>,
+    model: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let rules = preset(rules)?;
+    let report: GamesReport = py
+        .detach(|| -> Result<GamesReport> {
+            let cfg = GamesConfig {
+                rules,
+                seats: bots(&seats)?,
+                games,
+                seed,
+                duplicate,
+            };
+            let factories = Factories::new(&cfg.seats, &rules, model.as_ref())?;
+            on_pool(threads, || {
+                let start = std::time::Instant::now();
+                let stop = AtomicBool::new(false);
+                let seeds = play_games(&cfg, factories.seating(), &|| {}, &stop)?;
+                Ok(GamesReport::from_games(
+                    &cfg,
+                    &seeds,
+                    start.elapsed().as_secs_f64(),
+                ))
+            })
+        })
+        .map_err(arena_err)?;
+    to_dict(py, &report)
+}
+
+/// Adds the functions to the module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(play_arena, m)?)?;
+    m.add_function(wrap_pyfunction!(arena_games, m)?)?;
+    Ok(())
+}
