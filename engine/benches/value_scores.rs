@@ -1,4 +1,5 @@
-//! Value scores of random 14-tile hands: the reference implementation
+//! Value scores (and the efficiency bot's best discard) of random 14-tile hands: the
+//! reference implementation
 //! (`efficiency::reference::value_scores_reference`, the original code kept as the
 //! oracle) and the fast path (`efficiency::value_scores`) on the same hands in the same
 //! run, µs per hand and the ratio, four-player and sanma.
@@ -17,8 +18,8 @@ use std::hint::black_box;
 
 use common::{env_or, thread_cpu_seconds};
 
-use engine::efficiency::reference::value_scores_reference;
-use engine::efficiency::{available_from_hand, value_scores};
+use engine::efficiency::reference::{best_discard_reference, value_scores_reference};
+use engine::efficiency::{available_from_hand, best_discard, value_scores};
 use engine::rng::Rng;
 use engine::shanten::Forms;
 use engine::{TileCounts, TileSet};
@@ -94,5 +95,41 @@ fn main() {
             "{name:<12} {reference:>16.2} {fast:>12.2} {:>7.2}x",
             reference / fast
         );
+        best_discards(name, &hs, ts, repeats);
     }
+}
+
+/// The efficiency bot's discard (`best_discard`) against its original computation on
+/// the same hands: µs per hand and the ratio (the results are compared first).
+fn best_discards(name: &str, hs: &[(TileCounts, TileCounts)], ts: TileSet, repeats: usize) {
+    let forms = Forms::ALL;
+    let key = |d: Option<engine::efficiency::Discard>| {
+        d.map(|d| {
+            (
+                d.tile,
+                d.shanten,
+                d.ukeire_tiles,
+                d.second_step.to_bits(),
+                d.tied,
+            )
+        })
+    };
+    for (h, u) in hs {
+        let same = key(best_discard(h, 0, ts, forms, u))
+            == key(best_discard_reference(h, 0, ts, forms, u));
+        assert!(same, "best discard differs on {h:?}");
+    }
+    let (mut reference, mut fast) = (f64::INFINITY, f64::INFINITY);
+    let tile = |d: Option<engine::efficiency::Discard>| d.map_or(0.0, |d| d.tile.index() as f32);
+    for _ in 0..repeats {
+        reference = reference.min(pass(hs, &|h, u| {
+            tile(best_discard_reference(h, 0, ts, forms, u))
+        }));
+        fast = fast.min(pass(hs, &|h, u| tile(best_discard(h, 0, ts, forms, u))));
+    }
+    println!(
+        "{:<12} {reference:>16.2} {fast:>12.2} {:>7.2}x   (best discard)",
+        name,
+        reference / fast
+    );
 }

@@ -1,8 +1,8 @@
-//! Differential test of the value scores: the fast path (`efficiency::value_scores`)
-//! against the original implementation kept as the oracle
-//! (`efficiency::reference::value_scores_reference`), field by field and float bits
-//! included, on every hand of the reference vectors (`tests/data/vectors`) and on
-//! random hands of both tile sets: 14 - 3k tiles with 0..=4 melds, 13 - 3k tiles,
+//! Differential test of the value scores and the efficiency bot's discard: the fast
+//! paths (`efficiency::value_scores`, `efficiency::best_discard`) against the original
+//! implementations kept as the oracles (`efficiency::reference::value_scores_reference`,
+//! `best_discard_reference`), field by field and float bits included, on every hand of
+//! the reference vectors (`tests/data/vectors`) and on random hands of both tile sets: 14 - 3k tiles with 0..=4 melds, 13 - 3k tiles,
 //! near-complete hands, hands with quads, malformed hands (counts above 4, too many
 //! tiles, tiles outside the set, melds above 4), every form selection and several
 //! `unseen` conventions.
@@ -15,8 +15,8 @@
 mod common;
 
 use common::*;
-use engine::efficiency::reference::value_scores_reference;
-use engine::efficiency::{available_from_hand, value_scores, ValueScores};
+use engine::efficiency::reference::{best_discard_reference, value_scores_reference};
+use engine::efficiency::{available_from_hand, best_discard, value_scores, Discard, ValueScores};
 use engine::notation::{parse_counts, Counts};
 use engine::shanten::Forms;
 use engine::{TileCounts, TileSet};
@@ -64,6 +64,24 @@ fn check(h: &TileCounts, melds: u8, ts: TileSet, forms: Forms, unseen: &TileCoun
         what()
     );
     assert_eq!(bits(&fast.score), bits(&slow.score), "score: {}", what());
+    // The efficiency bot's discard: the same tile, facts and second step (bits).
+    let key = |d: Option<Discard>| {
+        d.map(|d| {
+            (
+                d.tile,
+                d.shanten,
+                d.ukeire_tiles,
+                d.second_step.to_bits(),
+                d.tied,
+            )
+        })
+    };
+    assert_eq!(
+        key(best_discard(h, melds, ts, forms, unseen)),
+        key(best_discard_reference(h, melds, ts, forms, unseen)),
+        "best discard: {}",
+        what()
+    );
 }
 
 /// `unseen` in one of several conventions: from the hand, less random seen tiles,

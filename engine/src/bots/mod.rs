@@ -12,7 +12,7 @@ mod play;
 mod random;
 
 pub use defend::{hand_value, win_chance, DefendBot, FOLD_LEAK, HORIZON};
-pub use efficiency::EfficiencyBot;
+pub use efficiency::{EfficiencyBot, ReferenceEfficiencyBot};
 pub use play::{play_hand, HandSummary, PlayError, SeatOutcome};
 pub use random::{RandomBot, DEFAULT_CALL_PROBABILITY};
 

@@ -32,10 +32,13 @@ use super::sum_over;
 use crate::shanten::{Prepared, SuitDraws};
 use crate::tile::{TileCounts, NUM_TILE_TYPES};
 
-/// Second step of every discard in `keep` (the held types whose discard leaves the best
-/// shanten `best`), written to `out` (entries outside `keep` untouched). `prepared[t]`
-/// and `ukeire_types[t]` are the prepared hand `counts - t` and its ukeire types;
-/// `cache` is [`Cache::new`] of `counts` with every type of `keep` among its discards.
+/// Second step of every discard in `targets`, a subset of `keep` (the held types whose
+/// discard leaves the best shanten `best`), written to `out` (entries outside `targets`
+/// untouched). `prepared[t]` and `ukeire_types[t]` are the prepared hand `counts - t`
+/// and its ukeire types; `cache` is [`Cache::new`] of `counts` with every type of
+/// `keep` among its discards. The discards `x` after a draw range over all of `keep`
+/// (the second fact of the module docs), whatever `targets` is: the efficiency bot
+/// asks only for the discards tied on shanten and ukeire.
 #[allow(clippy::too_many_arguments)] // the first step's results, passed on as they are
 pub(super) fn second_steps(
     cache: &mut Cache,
@@ -44,15 +47,16 @@ pub(super) fn second_steps(
     prepared: &[Prepared; NUM_TILE_TYPES],
     ukeire_types: &[u64; NUM_TILE_TYPES],
     keep: u64,
+    targets: u64,
     best: i8,
     out: &mut [f32; NUM_TILE_TYPES],
 ) {
-    if best <= 0 || keep == 0 {
+    if best <= 0 || targets == 0 {
         return;
     }
     let target = best - 1;
     let mut draws = 0u64;
-    let mut k = keep;
+    let mut k = targets;
     while k != 0 {
         let t = k.trailing_zeros() as usize;
         k &= k - 1;
@@ -74,9 +78,13 @@ pub(super) fn second_steps(
             k &= k - 1;
             with_d |= (ukeire_types[t] >> d & 1) << t;
         }
+        if with_d & targets == 0 {
+            continue;
+        }
         cache.draw(counts, d, with_d);
-        let best_tiles = best_per_discard(counts, unseen, prepared, cache, with_d, d, target);
-        let mut k = with_d;
+        let best_tiles =
+            best_per_discard(counts, unseen, prepared, cache, with_d, targets, d, target);
+        let mut k = with_d & targets;
         while k != 0 {
             let t = k.trailing_zeros() as usize;
             k &= k - 1;
@@ -84,7 +92,7 @@ pub(super) fn second_steps(
             total[t] += w;
         }
     }
-    let mut k = keep;
+    let mut k = targets;
     while k != 0 {
         let t = k.trailing_zeros() as usize;
         k &= k - 1;
@@ -191,20 +199,22 @@ fn suit(y: usize) -> usize {
     }
 }
 
-/// For the draw `d` and every discard `t` in `with_d`: the best ukeire count (from
-/// `unseen` less the drawn copy) of `counts - t + d - x` over the discards `x` that
-/// leave shanten `target`.
+/// For the draw `d` and every discard `t` in `with_d & targets`: the best ukeire count
+/// (from `unseen` less the drawn copy) of `counts - t + d - x` over the discards `x` of
+/// `with_d` that leave shanten `target`.
+#[allow(clippy::too_many_arguments)] // the second step's state, passed on as it is
 fn best_per_discard(
     counts: &TileCounts,
     unseen: &TileCounts,
     prepared: &[Prepared; NUM_TILE_TYPES],
     cache: &Cache,
     with_d: u64,
+    targets: u64,
     d: usize,
     target: i8,
 ) -> [u32; NUM_TILE_TYPES] {
     let mut best = [0u32; NUM_TILE_TYPES];
-    let mut ts = with_d;
+    let mut ts = with_d & targets;
     while ts != 0 {
         let t = ts.trailing_zeros() as usize;
         ts &= ts - 1;
@@ -225,8 +235,8 @@ fn best_per_discard(
         let mut h14 = h13;
         h14[d] += 1;
         let picks = cache.picks(d, t);
-        // Discards x >= t only: the pair {t, x} serves both.
-        let mut xs = with_d & !((1u64 << t) - 1);
+        // The pair {t, x} serves both: a target x below t has had it already.
+        let mut xs = with_d & !(((1u64 << t) - 1) & targets);
         while xs != 0 {
             let x = xs.trailing_zeros() as usize;
             xs &= xs - 1;

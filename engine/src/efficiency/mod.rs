@@ -34,9 +34,12 @@
 //! held score 0 and have [`crate::shanten::NOT_APPLICABLE`] as `shanten_after`.
 //!
 //! # Bot decision
-//! [`best_discard`] computes shanten and ukeire after every discard (cheap: one prepared
-//! hand and 34 one-tile lookups per discard) and the second step only for the discards
-//! tied on both, and only when the shanten after them is at most
+//! [`best_discard`] computes the shanten after every discard (one-group updates of one
+//! prepared hand), the ukeire only after the discards that keep the best shanten (the
+//! others are outranked by shanten alone; the suit draws shared as in the value
+//! scores), and the second step only for the discards tied on both (through the value
+//! scores' shared second step, asked for those discards only), and only when the
+//! shanten after them is at most
 //! [`SECOND_STEP_MAX_SHANTEN`] (1: the choice between 1-shanten shapes decides the
 //! width of the final wait; farther from tenpai the second step costs tens of µs per
 //! candidate and changes little). Remaining ties go to the tile that is least useful in
@@ -51,7 +54,6 @@ pub mod reference;
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
 use crate::tile::{Tile, TileCounts, TileSet, NUM_TILE_TYPES};
 pub use cache::{ValueScoresCache, VALUE_SCORES_CACHE_SLOTS};
-use reference::second_step;
 
 /// Ukeire of a `13 - 3k`-tile hand.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Default)]
@@ -213,6 +215,118 @@ fn raw_score(delta_shanten: i8, ukeire_tiles: u16, second: f32) -> f32 {
     (7.0 - d + q) / 8.0
 }
 
+/// The first step of a `14 - 3k`-tile hand (at most 14 tiles, counts at most 4), shared
+/// by [`value_scores`] and [`best_discard`]: every held type as a discard, its prepared
+/// hand and ukeire types, and the suit draws ([`fast::Cache`]) that both the first and
+/// the second step read.
+struct FirstStep {
+    /// Bit `t`: type `t` is held.
+    held: u64,
+    /// The prepared hand `counts - t` for each held `t`.
+    prepared: [Prepared; NUM_TILE_TYPES],
+    /// Minimum shanten after discarding `t` ([`NOT_APPLICABLE`] if not held).
+    shanten_after: [i8; NUM_TILE_TYPES],
+    /// Ukeire types after discarding `t` (0 if not held).
+    ukeire_types: [u64; NUM_TILE_TYPES],
+    /// The best shanten after a discard ([`NOT_APPLICABLE`] for an empty hand).
+    best: i8,
+    /// The suit draws of `counts` and of `counts - t`.
+    cache: fast::Cache,
+}
+
+/// The types of `held` whose `shanten_after` is `best`.
+fn keep_of(held: u64, shanten_after: &[i8; NUM_TILE_TYPES], best: i8) -> u64 {
+    let mut keep = 0u64;
+    for (t, &s) in shanten_after.iter().enumerate() {
+        keep |= ((held >> t & 1 == 1 && s == best) as u64) << t;
+    }
+    keep
+}
+
+impl FirstStep {
+    /// The first step of `counts`; with `every_ukeire` false the ukeire types (and the
+    /// cached suit draws) only of the discards keeping the best shanten, which is all
+    /// [`best_discard`] compares (the others are outranked by shanten alone).
+    #[allow(clippy::needless_range_loop)] // `t` indexes parallel arrays
+    #[inline(always)] // built in the caller's frame: the struct is a few kB
+    fn new(
+        counts: &TileCounts,
+        melds: u8,
+        tile_set: TileSet,
+        forms: Forms,
+        every_ukeire: bool,
+    ) -> FirstStep {
+        let full = Prepared::new(counts, melds, tile_set, forms);
+        let mut held = 0u64;
+        for t in 0..NUM_TILE_TYPES {
+            held |= ((counts[t] > 0) as u64) << t;
+        }
+        let mut prepared = [full; NUM_TILE_TYPES];
+        let mut shanten_after = [NOT_APPLICABLE; NUM_TILE_TYPES];
+        let mut best = NOT_APPLICABLE;
+        let mut k = held;
+        while k != 0 {
+            let t = k.trailing_zeros() as usize;
+            k &= k - 1;
+            let p = full.with_count(counts, t, counts[t] - 1);
+            prepared[t] = p;
+            shanten_after[t] = p.min_shanten();
+            best = best.min(p.min_shanten());
+        }
+        let wanted = if every_ukeire {
+            held
+        } else {
+            keep_of(held, &shanten_after, best)
+        };
+        let cache = fast::Cache::new(counts, wanted);
+        let mut ukeire_types = [0u64; NUM_TILE_TYPES];
+        let mut k = wanted;
+        while k != 0 {
+            let t = k.trailing_zeros() as usize;
+            k &= k - 1;
+            let mut hand = *counts;
+            hand[t] -= 1;
+            ukeire_types[t] = cache.ukeire_after_discard(&prepared[t], &hand, t);
+        }
+        FirstStep {
+            held,
+            prepared,
+            shanten_after,
+            ukeire_types,
+            best,
+            cache,
+        }
+    }
+
+    /// The held types whose discard keeps the best shanten.
+    fn keep(&self) -> u64 {
+        keep_of(self.held, &self.shanten_after, self.best)
+    }
+
+    /// The second step of every discard in `targets` (a subset of [`Self::keep`]),
+    /// written to `out`; see [`fast::second_steps`].
+    fn second_steps(
+        &mut self,
+        counts: &TileCounts,
+        unseen: &TileCounts,
+        targets: u64,
+        out: &mut [f32; NUM_TILE_TYPES],
+    ) {
+        let keep = self.keep();
+        fast::second_steps(
+            &mut self.cache,
+            counts,
+            unseen,
+            &self.prepared,
+            &self.ukeire_types,
+            keep,
+            targets & keep,
+            self.best,
+            out,
+        );
+    }
+}
+
 /// The value-score matrix of a `14 - 3k`-tile hand (see the module docs). `unseen` is
 /// the availability of each type for the seat. Never panics.
 ///
@@ -239,42 +353,18 @@ pub fn value_scores(
         second_step: [0.0; NUM_TILE_TYPES],
         score: [0.0; NUM_TILE_TYPES],
     };
-    let mut best = NOT_APPLICABLE;
-    let full = Prepared::new(&counts, melds, tile_set, forms);
-    let mut prepared = [full; NUM_TILE_TYPES];
+    let mut first = FirstStep::new(&counts, melds, tile_set, forms, true);
+    v.held = first.held;
+    v.shanten_after = first.shanten_after;
+    v.ukeire_types = first.ukeire_types;
     for t in 0..NUM_TILE_TYPES {
-        v.held |= ((counts[t] > 0) as u64) << t;
-    }
-    // The suit draws of `counts` and `counts - t` serve both steps.
-    let mut cache = fast::Cache::new(&counts, v.held);
-    for t in 0..NUM_TILE_TYPES {
-        if counts[t] == 0 {
-            continue;
+        if counts[t] > 0 {
+            v.ukeire_tiles[t] = sum_over(first.ukeire_types[t], unseen).min(u16::MAX as u32) as u16;
         }
-        let mut hand = counts;
-        hand[t] -= 1;
-        let p = full.with_count(&counts, t, hand[t]);
-        let types = cache.ukeire_after_discard(&p, &hand, t);
-        prepared[t] = p;
-        v.shanten_after[t] = p.min_shanten();
-        v.ukeire_types[t] = types;
-        v.ukeire_tiles[t] = sum_over(types, unseen).min(u16::MAX as u32) as u16;
-        best = best.min(p.min_shanten());
     }
-    let mut keep = 0u64;
-    for t in 0..NUM_TILE_TYPES {
-        keep |= ((counts[t] > 0 && v.shanten_after[t] == best) as u64) << t;
-    }
-    fast::second_steps(
-        &mut cache,
-        &counts,
-        unseen,
-        &prepared,
-        &v.ukeire_types,
-        keep,
-        best,
-        &mut v.second_step,
-    );
+    let best = first.best;
+    let keep = first.keep();
+    first.second_steps(&counts, unseen, keep, &mut v.second_step);
     let mut max_raw = 0.0f32;
     for t in 0..NUM_TILE_TYPES {
         if counts[t] > 0 {
@@ -318,7 +408,7 @@ pub struct Discard {
 
 /// Tie-break rank of a discard: lower is discarded first. Honours (single before
 /// paired), then terminals, then 2/8, 3/7, 4/6, 5.
-fn tie_rank(t: usize, count: u8) -> u8 {
+pub(crate) fn tie_rank(t: usize, count: u8) -> u8 {
     if t >= 27 {
         return if count == 1 { 0 } else { 1 };
     }
@@ -339,16 +429,19 @@ pub fn best_discard(
     unseen: &TileCounts,
 ) -> Option<Discard> {
     let counts = clamp_counts(counts);
+    if counts.iter().map(|&c| c as u32).sum::<u32>() > 14 {
+        return reference::best_discard_reference(&counts, melds, tile_set, forms, unseen);
+    }
+    let mut first = FirstStep::new(&counts, melds, tile_set, forms, false);
     let mut best: Option<(i8, u32)> = None;
     let mut tied = 0u64;
-    let mut results = [(0i8, 0u32, Ukeire::default()); NUM_TILE_TYPES];
-    for t in 0..NUM_TILE_TYPES {
-        if counts[t] == 0 {
-            continue;
-        }
-        let a = after_discard(&counts, melds, tile_set, forms, unseen, t);
-        results[t] = (a.shanten, a.ukeire.tiles, a.ukeire);
-        let key = (a.shanten, a.ukeire.tiles);
+    let mut tiles = [0u32; NUM_TILE_TYPES];
+    let mut k = first.keep();
+    while k != 0 {
+        let t = k.trailing_zeros() as usize;
+        k &= k - 1;
+        tiles[t] = sum_over(first.ukeire_types[t], unseen);
+        let key = (first.shanten_after[t], tiles[t]);
         match best {
             Some((s, u)) if (s, core::cmp::Reverse(u)) < (key.0, core::cmp::Reverse(key.1)) => {}
             Some(b) if b == key => tied |= 1u64 << t,
@@ -359,35 +452,38 @@ pub fn best_discard(
         }
     }
     let (shanten, ukeire_tiles) = best?;
-    let mut choice: Option<(usize, f32)> = None;
-    let multiple = tied & (tied - 1) != 0 && shanten <= SECOND_STEP_MAX_SHANTEN;
-    let mut mask = tied;
-    while mask != 0 {
-        let t = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        let second = if multiple {
-            let mut hand = counts;
-            hand[t] -= 1;
-            second_step(&hand, melds, tile_set, forms, unseen, &results[t].2)
-        } else {
-            0.0
-        };
-        let better = match choice {
-            None => true,
-            Some((c, s2)) => {
-                second > s2 || (second == s2 && tie_rank(t, counts[t]) < tie_rank(c, counts[c]))
-            }
-        };
-        if better {
-            choice = Some((t, second));
-        }
+    let mut second = [0.0f32; NUM_TILE_TYPES];
+    if tied & (tied - 1) != 0 && shanten <= SECOND_STEP_MAX_SHANTEN {
+        first.second_steps(&counts, unseen, tied, &mut second);
     }
-    let (t, second_step) = choice?;
+    let t = tie_break(&counts, tied, &second)?;
     Some(Discard {
         tile: Tile::new(t as u8)?,
         shanten,
         ukeire_tiles,
-        second_step,
+        second_step: second[t],
         tied,
     })
+}
+
+/// The discard among `tied` with the largest second step, then the lowest
+/// [`tie_rank`], then the lowest index.
+fn tie_break(counts: &TileCounts, tied: u64, second: &[f32; NUM_TILE_TYPES]) -> Option<usize> {
+    let mut choice: Option<usize> = None;
+    let mut mask = tied;
+    while mask != 0 {
+        let t = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let better = match choice {
+            None => true,
+            Some(c) => {
+                second[t] > second[c]
+                    || (second[t] == second[c] && tie_rank(t, counts[t]) < tie_rank(c, counts[c]))
+            }
+        };
+        if better {
+            choice = Some(t);
+        }
+    }
+    choice
 }

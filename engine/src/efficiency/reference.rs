@@ -1,9 +1,13 @@
-//! The original value-score implementation, kept unchanged as the oracle of the fast
-//! path ([`super::value_scores`]): the differential tests and the benchmark compare the
-//! two. Not part of the supported API.
+//! The original value-score and best-discard implementations, kept unchanged as the
+//! oracles of the fast paths ([`super::value_scores`], [`super::best_discard`]): the
+//! differential tests and the benchmarks compare them. Not part of the supported API.
 
-use super::{after_discard, clamp_counts, raw_score, ukeire_prepared, Ukeire, ValueScores};
+use super::{
+    after_discard, clamp_counts, raw_score, tie_rank, ukeire_prepared, Discard, Ukeire,
+    ValueScores, SECOND_STEP_MAX_SHANTEN,
+};
 use crate::shanten::{Forms, Prepared, NOT_APPLICABLE};
+use crate::tile::Tile;
 use crate::tile::{TileCounts, TileSet, NUM_TILE_TYPES};
 
 /// Second step of the 13-tile hand `hand` (shanten `s`, ukeire `u`): the weighted
@@ -120,4 +124,68 @@ pub fn value_scores_reference(
         }
     }
     v
+}
+
+/// The efficiency bot's discard computed the original way (a prepared hand per discard,
+/// the second step of each tied discard on its own): the oracle of
+/// [`super::best_discard`].
+pub fn best_discard_reference(
+    counts: &TileCounts,
+    melds: u8,
+    tile_set: TileSet,
+    forms: Forms,
+    unseen: &TileCounts,
+) -> Option<Discard> {
+    let counts = clamp_counts(counts);
+    let mut best: Option<(i8, u32)> = None;
+    let mut tied = 0u64;
+    let mut results = [(0i8, 0u32, Ukeire::default()); NUM_TILE_TYPES];
+    for t in 0..NUM_TILE_TYPES {
+        if counts[t] == 0 {
+            continue;
+        }
+        let a = after_discard(&counts, melds, tile_set, forms, unseen, t);
+        results[t] = (a.shanten, a.ukeire.tiles, a.ukeire);
+        let key = (a.shanten, a.ukeire.tiles);
+        match best {
+            Some((s, u)) if (s, core::cmp::Reverse(u)) < (key.0, core::cmp::Reverse(key.1)) => {}
+            Some(b) if b == key => tied |= 1u64 << t,
+            _ => {
+                best = Some(key);
+                tied = 1u64 << t;
+            }
+        }
+    }
+    let (shanten, ukeire_tiles) = best?;
+    let mut choice: Option<(usize, f32)> = None;
+    let multiple = tied & (tied - 1) != 0 && shanten <= SECOND_STEP_MAX_SHANTEN;
+    let mut mask = tied;
+    while mask != 0 {
+        let t = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let second = if multiple {
+            let mut hand = counts;
+            hand[t] -= 1;
+            second_step(&hand, melds, tile_set, forms, unseen, &results[t].2)
+        } else {
+            0.0
+        };
+        let better = match choice {
+            None => true,
+            Some((c, s2)) => {
+                second > s2 || (second == s2 && tie_rank(t, counts[t]) < tie_rank(c, counts[c]))
+            }
+        };
+        if better {
+            choice = Some((t, second));
+        }
+    }
+    let (t, second_step) = choice?;
+    Some(Discard {
+        tile: Tile::new(t as u8)?,
+        shanten,
+        ukeire_tiles,
+        second_step,
+        tied,
+    })
 }
