@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::error::RuleError;
 use super::event::Events;
-use super::riichi::wall::five_suit;
+use super::riichi_flow::wall::five_suit;
 use super::state::{Game, Phase};
 use crate::tile::Tile;
 

@@ -4,9 +4,9 @@ use core::fmt;
 
 use super::event::HandEndKind;
 use super::meld::MeldKind;
-use super::riichi::legal::NORTH;
-use super::riichi::wall::five_suit;
-use super::riichi::DrawKind;
+use super::riichi_flow::legal::NORTH;
+use super::riichi_flow::wall::five_suit;
+use super::riichi_flow::DrawKind;
 use super::state::{Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 

@@ -32,11 +32,11 @@
 //!
 //! ## Riichi rules
 //! With [`Rules::riichi`](crate::Rules::riichi) set, the same loop plays riichi
-//! mahjong (the `riichi` submodule): `Riichi(tile)`, `Kita` and `NineTerminals` become
-//! legal where the rules allow them, wins need a yaku ([`crate::riichi::score`]),
+//! mahjong (the `riichi_flow` submodule): `Riichi(tile)`, `Kita` and `NineTerminals` become
+//! legal where the rules allow them, wins need a yaku ([`crate::score::score`]),
 //! furiten blocks ron, dora indicators are revealed, the deal carries red fives, and
 //! hands follow one another by dealer continuation and round winds until the game end
-//! of [`crate::rules::riichi`]. [`Game::riichi_result`] reports the yaku, han, fu,
+//! of [`crate::rules::riichi_rules`]. [`Game::riichi_result`] reports the yaku, han, fu,
 //! limits and payments of a hand; the observation carries the public riichi state
 //! ([`RiichiView`]).
 
@@ -52,7 +52,7 @@ mod legal;
 mod meld;
 mod observation;
 mod record;
-mod riichi;
+mod riichi_flow;
 mod scoring;
 mod state;
 
@@ -65,8 +65,8 @@ pub use invariants::{check_invariants, InvariantViolation};
 pub use meld::{order_discards_by_rotation, Discard, Meld, MeldKind};
 pub use observation::{Observation, PendingClaim};
 pub use record::{GameRecord, HandRecord, RecordError, RiichiStart, RECORD_MAX_BYTES};
-pub use riichi::legal::waits;
-pub use riichi::wall::RiichiSetup;
-pub use riichi::{DrawKind, RiichiResult, RiichiView, RiichiWin, Table};
+pub use riichi_flow::legal::waits;
+pub use riichi_flow::wall::RiichiSetup;
+pub use riichi_flow::{DrawKind, RiichiResult, RiichiView, RiichiWin, Table};
 pub use scoring::{score_win, WinValue};
 pub use state::{Game, Phase, DISCARD_CAP, LOG_CAP, MAX_KANS, MAX_PLAYERS, MAX_WALL};

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::RuleError;
 use super::meld::{Discard, Meld};
-use super::riichi::{RiichiResult, RiichiView};
+use super::riichi_flow::{RiichiResult, RiichiView};
 use super::state::{Game, Phase, DISCARD_CAP, MAX_PLAYERS};
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts};

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use super::action::Action;
 use super::copy::{FiveCopy, RED_COPIES_CAP};
 use super::error::RuleError;
-use super::riichi::Table;
+use super::riichi_flow::Table;
 use super::state::{Game, LOG_CAP, MAX_WALL};
 use crate::rules::Rules;
 use crate::tile::Tile;

@@ -6,7 +6,7 @@ use super::action::Action;
 use super::error::RuleError;
 use super::event::HandResult;
 use super::meld::{Discard, Meld};
-use super::riichi::{RiichiHand, RiichiResult, Table};
+use super::riichi_flow::{RiichiHand, RiichiResult, Table};
 use crate::notation::parse_each;
 use crate::rng::Rng;
 use crate::rules::Rules;
@@ -328,7 +328,7 @@ impl Game {
         if !rules.is_riichi() && table != Table::default() {
             return Err(RuleError::BadSetup);
         }
-        let red = super::riichi::wall::check_reds(&rules, wall, red)?;
+        let red = super::riichi_flow::wall::check_reds(&rules, wall, red)?;
         let mut counts = [0u8; NUM_TILE_TYPES];
         for t in wall {
             if let Some(c) = counts.get_mut(t.index()) {
@@ -369,7 +369,7 @@ impl Game {
     ) -> Result<Game, RuleError> {
         rules.validate()?;
         if rules.is_riichi() {
-            let setup = super::riichi::wall::RiichiSetup {
+            let setup = super::riichi_flow::wall::RiichiSetup {
                 hands,
                 live,
                 rinshan: dead,
@@ -459,7 +459,7 @@ impl Game {
         self.start_table = self.table;
         self.next_table = None;
         self.rresult = None;
-        self.rh = super::riichi::RiichiHand::default();
+        self.rh = super::riichi_flow::RiichiHand::default();
         if self.rules.is_riichi() {
             self.deal_riichi(n);
         }

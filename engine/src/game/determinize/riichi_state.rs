@@ -44,8 +44,8 @@
 
 use super::super::error::RuleError;
 use super::super::observation::Observation;
-use super::super::riichi::wall::five_suit;
-use super::super::riichi::RiichiView;
+use super::super::riichi_flow::wall::five_suit;
+use super::super::riichi_flow::RiichiView;
 use super::super::state::{Game, Phase, MAX_PLAYERS, MAX_WALL};
 use crate::rng::Rng;
 use crate::shanten::{min_shanten, Forms};

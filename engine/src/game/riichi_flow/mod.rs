@@ -1,6 +1,6 @@
 //! The riichi game flow on top of the simple state machine, active when
 //! [`Rules::riichi`](crate::Rules::riichi) is set (the rules and their sources are in
-//! [`crate::rules::riichi`]).
+//! [`crate::rules::riichi_rules`]).
 //!
 //! The simple presets never reach any of this code: every hook in `apply`, `legal` and
 //! `state` is behind `rules.riichi`, so their play, records and golden hashes are
@@ -10,7 +10,7 @@
 //!   block of indicators (the dead wall of 14: 10 indicator tiles, 4 replacement tiles,
 //!   topped up from the live wall).
 //! - [`legal`]: waits and furiten, riichi, kita, nine terminals, yaku-required wins.
-//! - [`win`]: the [`WinInput`](crate::riichi::WinInput) of a win, settlement of wins
+//! - [`win`]: the [`WinInput`](crate::score::WinInput) of a win, settlement of wins
 //!   (double ron, honba, sticks), exhaustive draws (tenpai payments, nagashi mangan) and
 //!   abortive draws.
 //! - [`flow`]: after a hand: honba, dealer continuation, round wind, game end.
@@ -22,7 +22,7 @@ pub(crate) mod win;
 
 use serde::{Deserialize, Serialize};
 
-use crate::riichi::Score;
+use crate::score::Score;
 use crate::tile::Tile;
 
 use super::state::MAX_PLAYERS;
