@@ -5,6 +5,7 @@
 //! reachable states (capacity bounds are argued where they are declared).
 
 use super::action::Action;
+use super::caps::MAX_PLAYERS;
 use super::error::RuleError;
 use super::event::{Event, Events, HandEndKind, HandResult};
 use super::legal::Window;
@@ -12,7 +13,7 @@ use super::meld::{Discard, Meld, MeldKind};
 use super::riichi_flow::legal::NORTH;
 use super::riichi_flow::DrawKind;
 use super::scoring::score_win;
-use super::state::{Claim, Game, Phase, MAX_PLAYERS};
+use super::state::{Claim, Game, Phase};
 use crate::rules::MultipleRon;
 use crate::tile::Tile;
 

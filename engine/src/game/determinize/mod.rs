@@ -32,12 +32,13 @@
 
 mod riichi_state;
 
+use super::caps::{MAX_KANS, MAX_PLAYERS, MAX_WALL};
 use super::error::RuleError;
 use super::invariants::check_invariants;
 use super::legal::Window;
 use super::meld::MeldKind;
 use super::observation::Observation;
-use super::state::{Claim, Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS, MAX_WALL};
+use super::state::{Claim, Game, HandShape, Phase};
 use crate::rng::Rng;
 use crate::tile::{Tile, TileCounts, NUM_TILE_TYPES};
 

@@ -5,10 +5,11 @@
 //!
 //! [`check_invariants`]: super::super::check_invariants
 
+use super::super::caps::MAX_PLAYERS;
 use super::super::event::{Event, Events, HandEndKind, HandResult};
 use super::super::meld::MeldKind;
 use super::super::scoring::score_win;
-use super::super::state::{Game, MAX_PLAYERS};
+use super::super::state::Game;
 use super::super::WinShape;
 use super::{DrawKind, RiichiResult, RiichiWin};
 use crate::score::{score, Conditions, Meld, Riichi, Score, WinInput, WinMethod, Wind, Yaku};
