@@ -33,7 +33,7 @@
 //!   **belief**: weights on such deals from what the opponents did ([`belief`]).
 //! - **value score**: this engine's per-discard measure combining shanten after the
 //!   discard, ukeire after it and a second-step lookahead ([`efficiency`]).
-//! - **yaku** (riichi scoring, [`riichi`]): a scoring pattern or condition worth **han**
+//! - **yaku** (riichi scoring, [`score`]): a scoring pattern or condition worth **han**
 //!   (doubles); a riichi win needs one. **Yakuman** are limit patterns; they replace
 //!   every other yaku. **Riichi**: declaring a closed ready hand (a yaku of its own).
 //! - **fu**: minipoints from the hand's shape and wait; with han they give the
@@ -72,9 +72,9 @@
 //! One concern per module: [`tile`] and [`notation`] (tiles and hand strings),
 //! [`rules`] (rules as data), [`rng`] (seeded generator), [`game`] (the state machine,
 //! observations, records), [`shanten`] and [`efficiency`] (tile efficiency), [`encode`]
-//! (the fixed-size observation encoding for learned policies), [`riichi`] (riichi scoring
+//! (the fixed-size observation encoding for learned policies), [`score`] (riichi scoring
 //! under Tenhou's rules: yaku, fu, dora, limits and payments). The riichi game flow is
-//! rules as data ([`rules::riichi`]) played by the same [`game`] state machine.
+//! rules as data ([`rules::riichi_rules`]) played by the same [`game`] state machine.
 //!
 //! ## Invariants
 //! The engine never allocates, never panics on input (errors are small
@@ -89,9 +89,9 @@ pub mod efficiency;
 pub mod encode;
 pub mod game;
 pub mod notation;
-pub mod riichi;
 pub mod rng;
 pub mod rules;
+pub mod score;
 pub mod shanten;
 pub mod tile;
 

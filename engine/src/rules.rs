@@ -6,14 +6,14 @@
 //!
 //! [`Rules::tenhou_sanma`] and [`Rules::tenhou_4p`] play riichi mahjong under Tenhou's
 //! rules, [`Rules::majsoul_sanma`] and [`Rules::majsoul_4p`] under Mahjong Soul's: their [`Rules::riichi`] holds the riichi flow ([`RiichiRules`], documented
-//! with its sources in [`riichi`]); the simple presets have none and play exactly as
+//! with its sources in [`riichi_rules`]); the simple presets have none and play exactly as
 //! before it existed.
 
-pub mod riichi;
+pub mod riichi_rules;
 
 use serde::{Deserialize, Serialize};
 
-pub use self::riichi::{GameLength, RiichiRules};
+pub use self::riichi_rules::{GameLength, RiichiRules};
 use crate::tile::TileSet;
 
 /// What happens when more than one player can win on the same discard.
@@ -99,7 +99,7 @@ pub struct Rules {
     /// Points each player starts a game with.
     pub starting_points: i32,
     /// The points table (unused under riichi rules, which score with
-    /// [`crate::riichi::score`]).
+    /// [`crate::score::score`]).
     pub scoring: ScoreTable,
     /// The riichi game flow (riichi, dora, furiten, yaku-required wins, honba, riichi
     /// sticks, tenpai payments, abortive draws, round winds, game end), or `None` for the

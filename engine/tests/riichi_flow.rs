@@ -10,8 +10,8 @@ use engine::game::{
     RiichiSetup, RuleError, Table,
 };
 use engine::notation::parse_tiles;
-use engine::riichi::{Limit, Yaku};
 use engine::rules::Rules;
+use engine::score::{Limit, Yaku};
 use engine::tile::{Tile, TileSet};
 
 const QA: &str = "147m258p369s1234z";

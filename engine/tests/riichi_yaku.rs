@@ -1,4 +1,4 @@
-//! Table tests of `engine::riichi::score`: one hand per yaku (the exact yaku set is
+//! Table tests of `engine::score::score`: one hand per yaku (the exact yaku set is
 //! asserted), the dora / kita / sanma rules, a few payments that follow from the scoring
 //! table, every error, and a property test that no input panics.
 //!
@@ -9,7 +9,7 @@
 mod riichi_common;
 
 use engine::game::MeldKind;
-use engine::riichi::{score, Limit, Meld, Preset, ScoreError, WinInput, YakuValue};
+use engine::score::{score, Limit, Meld, Preset, ScoreError, WinInput, YakuValue};
 use engine::tile::Tile;
 use proptest::prelude::*;
 use riichi_common::input;
@@ -484,7 +484,7 @@ fn every_error() {
         ),
         (
             with(open, FOUR, |i| {
-                i.conditions.riichi = engine::riichi::Riichi::Riichi
+                i.conditions.riichi = engine::score::Riichi::Riichi
             }),
             InconsistentConditions,
         ),
@@ -526,7 +526,7 @@ fn every_error() {
         ),
         (
             with(kan, FOUR, |i| {
-                i.method = engine::riichi::WinMethod::Tsumo;
+                i.method = engine::score::WinMethod::Tsumo;
                 i.conditions.tenhou = true
             }),
             InconsistentConditions,
@@ -590,14 +590,14 @@ fn any_input() -> impl Strategy<Value = WinInput> {
                 }
                 let bit = |k: u16| flags & (1 << k) != 0;
                 i.method = if bit(0) {
-                    engine::riichi::WinMethod::Tsumo
+                    engine::score::WinMethod::Tsumo
                 } else {
-                    engine::riichi::WinMethod::Ron
+                    engine::score::WinMethod::Ron
                 };
                 i.conditions.riichi = [
-                    engine::riichi::Riichi::None,
-                    engine::riichi::Riichi::Riichi,
-                    engine::riichi::Riichi::Double,
+                    engine::score::Riichi::None,
+                    engine::score::Riichi::Riichi,
+                    engine::score::Riichi::Double,
                 ][(flags >> 1) as usize % 3];
                 i.conditions.ippatsu = bit(3);
                 i.conditions.haitei = bit(4);
@@ -607,10 +607,10 @@ fn any_input() -> impl Strategy<Value = WinInput> {
                 i.conditions.tenhou = bit(8);
                 i.conditions.chiihou = bit(9);
                 let winds = [
-                    engine::riichi::Wind::East,
-                    engine::riichi::Wind::South,
-                    engine::riichi::Wind::West,
-                    engine::riichi::Wind::North,
+                    engine::score::Wind::East,
+                    engine::score::Wind::South,
+                    engine::score::Wind::West,
+                    engine::score::Wind::North,
                 ];
                 i.round_wind = winds[round as usize];
                 i.seat_wind = winds[seat as usize];

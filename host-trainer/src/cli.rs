@@ -99,7 +99,7 @@ impl std::fmt::Display for RulesArg {
     }
 }
 
-/// The rules of `score`: a scoring preset (`engine::riichi::Preset`).
+/// The rules of `score`: a scoring preset (`engine::score::Preset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum ScoreRulesArg {
@@ -118,9 +118,9 @@ pub enum ScoreRulesArg {
     Majsoul4p,
 }
 
-impl From<ScoreRulesArg> for engine::riichi::Preset {
-    fn from(r: ScoreRulesArg) -> engine::riichi::Preset {
-        use engine::riichi::Preset;
+impl From<ScoreRulesArg> for engine::score::Preset {
+    fn from(r: ScoreRulesArg) -> engine::score::Preset {
+        use engine::score::Preset;
         match r {
             ScoreRulesArg::TenhouSanma => Preset::TenhouSanma,
             ScoreRulesArg::Tenhou4p => Preset::Tenhou4p,
@@ -170,7 +170,7 @@ mod tests {
     #[test]
     fn score_rules_spell_the_engine_presets() {
         for r in ScoreRulesArg::value_variants() {
-            let preset: engine::riichi::Preset = (*r).into();
+            let preset: engine::score::Preset = (*r).into();
             let name = r.to_possible_value().unwrap().get_name().to_string();
             assert_eq!(name, preset.name());
             let json: ScoreRulesArg = serde_json::from_str(&format!("\"{name}\"")).unwrap();

@@ -1,4 +1,4 @@
-//! `host-trainer score`: the riichi hand calculator (`engine::riichi`, Tenhou rules).
+//! `host-trainer score`: the riichi hand calculator (`engine::score`, Tenhou rules).
 //!
 //! One hand from the arguments (`score 123m406p789s11122z --win 2z --tsumo --dora 1z`),
 //! or, without a hand, JSON lines on stdin, one object per hand with the same fields as
@@ -13,7 +13,7 @@ use std::io::{BufRead, Write};
 use anyhow::Context;
 use engine::game::MeldKind;
 use engine::notation::{parse_tiles, parse_with_reds, Tiles};
-use engine::riichi::{
+use engine::score::{
     score, Conditions, Meld, Preset, Riichi, Score, WinInput, WinMethod, Wind, YakuValue,
 };
 use engine::tile::Tile;

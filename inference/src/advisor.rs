@@ -22,7 +22,6 @@ use tract_onnx::prelude::*;
 #[cfg(feature = "tract")]
 use crate::error::panic_message;
 use crate::error::{Error, Result};
-use crate::legal::legal_actions;
 #[cfg(feature = "tract")]
 use crate::plain::probe_input;
 use crate::plain::PlainForward;
@@ -245,15 +244,6 @@ impl Advisor {
         Advisor::from_parts(&bytes, sidecar, path)
     }
 
-    /// The model shipped in `models/default.onnx`, compiled into the binary (so advice
-    /// works from any directory and after the binary is copied or installed). Its
-    /// [`PolicySource::Model`] path is [`crate::shipped::NAME`].
-    pub fn shipped() -> Result<Advisor> {
-        let name = Path::new(crate::shipped::NAME);
-        let sidecar = crate::shipped::sidecar()?;
-        Advisor::from_parts(crate::shipped::ONNX, sidecar, name)
-    }
-
     /// An advisor from an ONNX file's bytes and its sidecar's JSON, e.g. both embedded
     /// with `include_bytes!`; `name` only names the model in errors and in
     /// [`PolicySource::Model`]. The same checks as [`Advisor::load`].
@@ -266,7 +256,7 @@ impl Advisor {
 
     /// Builds the plans of a model whose sidecar is already validated.
     #[cfg(feature = "tract")]
-    fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
+    pub(crate) fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
         let model_err = |detail: String| Error::Model {
             path: path.into(),
             detail,
@@ -329,7 +319,7 @@ impl Advisor {
     /// The model read by the plain pass alone (built without the `tract` feature): the
     /// exporter's graphs only, with the same checks otherwise.
     #[cfg(not(feature = "tract"))]
-    fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
+    pub(crate) fn from_parts(bytes: &[u8], sidecar: Sidecar, path: &Path) -> Result<Advisor> {
         let model_err = |detail: String| Error::Model {
             path: path.into(),
             detail,
@@ -544,10 +534,12 @@ impl Advisor {
     }
 
     /// Advice for `obs`, with the legal actions derived from the observation
-    /// ([`crate::legal::legal_actions`]).
+    /// ([`engine::game::legal_actions_of`]; an error when it is not a position of its
+    /// rules).
     pub fn advise(&self, obs: &Observation) -> Result<Advice> {
-        let legal = legal_actions(obs);
-        self.advise_with_legal(obs, &legal)
+        let legal = engine::game::legal_actions_of(obs)
+            .map_err(|e| Error::Position(format!("no legal actions: {e}")))?;
+        self.advise_with_legal(obs, legal.as_slice())
     }
 
     /// Advice for `obs` when the caller knows the legal actions (a game server:

@@ -22,7 +22,6 @@
 
 pub mod advisor;
 pub mod error;
-pub mod legal;
 #[cfg(feature = "tract")]
 pub mod onnx_export;
 pub mod onnx_proto;

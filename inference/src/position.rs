@@ -40,17 +40,15 @@
 //! legal actions are those of `seat` (default: the first seat awaited).
 
 use engine::game::{
-    order_discards_by_rotation, Action, Discard, Game, HandRecord, Meld, MeldKind, Observation,
-    PendingClaim, Phase, RiichiView, DISCARD_CAP,
+    legal_actions_of, order_discards_by_rotation, Action, Discard, Game, HandRecord, Meld,
+    MeldKind, Observation, PendingClaim, Phase, RiichiView, DISCARD_CAP,
 };
 use engine::notation::{parse_counts, parse_each, parse_each_with_reds, parse_with_reds};
-use engine::rng::Rng;
 use engine::rules::Rules;
 use engine::tile::{Tile, TileCounts, NUM_TILE_TYPES};
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::legal::legal_actions;
 
 /// A claimable discard the observer answers.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -324,7 +322,7 @@ impl Position {
             riichi: None,
         };
         if !rules.is_riichi() {
-            let legal = legal_actions(&obs);
+            let legal = legal_of(&obs)?;
             return Ok((obs, legal));
         }
         self.riichi_observation(obs, red_hand, dora)
@@ -575,15 +573,27 @@ impl Position {
             red_hand,
             ..Default::default()
         });
-        let world = Game::from_observation(&obs, None, &mut Rng::new(0)).map_err(|e| {
-            perr(format!(
-                "the riichi position is not consistent ({e}): dora, riichi discards, \
-                 scores and sticks must fit the rest"
-            ))
-        })?;
-        let legal = world.legal_actions(obs.seat).iter().collect();
+        let legal = legal_of(&obs)?;
         Ok((obs, legal))
     }
+}
+
+/// The legal actions of the observing seat: the engine's own, in a world dealt from the
+/// observation ([`legal_actions_of`]; under riichi rules yaku, furiten and riichi
+/// discards included).
+fn legal_of(obs: &Observation) -> Result<Vec<Action>> {
+    let legal = legal_actions_of(obs).map_err(|e| {
+        let riichi = if obs.rules.is_riichi() {
+            ", dora, riichi discards, scores and sticks"
+        } else {
+            ""
+        };
+        perr(format!(
+            "the position is not consistent ({e}): the hand, melds, discards, live \
+             wall{riichi} must fit together"
+        ))
+    })?;
+    Ok(legal.as_slice().to_vec())
 }
 
 /// Parses a JSON document (a [`Position`] or `{"record": …, "seat": …}`) into an

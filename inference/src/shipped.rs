@@ -4,6 +4,7 @@
 //! [`crate::Advisor::shipped`] loads it. Binaries that never call it lose the bytes to
 //! the linker's garbage collection.
 
+use crate::advisor::Advisor;
 use crate::error::Result;
 use crate::sidecar::Sidecar;
 
@@ -78,4 +79,15 @@ pub fn fitting(rules: &engine::Rules) -> Result<Option<crate::Advisor>> {
         }
     }
     Ok(None)
+}
+
+// Here rather than in advisor.rs: the shipped model depends on the advisor, not the
+// advisor on the shipped model (the two would import each other).
+impl Advisor {
+    /// The model shipped in `models/default.onnx`, compiled into the binary (so advice
+    /// works from any directory and after the binary is copied or installed). Its
+    /// [`PolicySource::Model`](crate::PolicySource::Model) path is [`NAME`].
+    pub fn shipped() -> Result<Advisor> {
+        Advisor::from_parts(ONNX, sidecar()?, std::path::Path::new(NAME))
+    }
 }

@@ -29,7 +29,7 @@ SUITS = "mpsz"
 WINDS = "ESWN"
 RED_IDS = {16, 52, 88}  # the first copy of 5m, 5p, 5s is the red one in 136-format
 
-# The oracle's yaku names -> the engine's stable names (engine::riichi::Yaku::name).
+# The oracle's yaku names -> the engine's stable names (engine::score::Yaku::name).
 YAKU_NAMES = {
     "Riichi": "riichi",
     "Double Riichi": "double_riichi",

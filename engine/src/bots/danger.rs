@@ -155,7 +155,7 @@ fn meld_dora(obs: &Observation, seat: usize) -> u32 {
             _ => 4,
         };
         for ind in &r.dora_indicators {
-            let dora = crate::riichi::dora_of(ind.as_u8(), obs.rules.tile_set);
+            let dora = crate::score::dora_of(ind.as_u8(), obs.rules.tile_set);
             let hit = match m.kind {
                 MeldKind::Chi => (0..3).any(|i| m.tile.as_u8() + i == dora),
                 _ => m.tile.as_u8() == dora,

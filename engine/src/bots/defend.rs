@@ -75,7 +75,7 @@ fn own_dora(obs: &Observation) -> u32 {
     let mut n: u32 = r.red_hand.iter().map(|&x| x as u32).sum();
     n += r.kita.get(obs.seat as usize).copied().unwrap_or(0) as u32;
     for ind in &r.dora_indicators {
-        let dora = crate::riichi::dora_of(ind.as_u8(), obs.rules.tile_set) as usize;
+        let dora = crate::score::dora_of(ind.as_u8(), obs.rules.tile_set) as usize;
         n += obs.hand.get(dora).copied().unwrap_or(0) as u32;
     }
     n

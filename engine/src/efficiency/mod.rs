@@ -330,8 +330,8 @@ impl FirstStep {
 /// The value-score matrix of a `14 - 3k`-tile hand (see the module docs). `unseen` is
 /// the availability of each type for the seat. Never panics.
 ///
-/// Equal, bit for bit, to the original computation kept in [`reference`] (the
-/// [`fast`] module explains how the second step shares its work between discards);
+/// Equal, bit for bit, to the original computation kept in [`reference`](mod@reference) (the
+/// `fast` module explains how the second step shares its work between discards);
 /// hands with more than 14 tiles (malformed input) are left to the reference.
 #[allow(clippy::needless_range_loop)] // `t` indexes six parallel arrays
 pub fn value_scores(

@@ -131,7 +131,7 @@ use crate::game::{LegalActions, Observation, Phase, NUM_ACTIONS};
 use crate::shanten::{min_shanten, Forms};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 
-mod riichi;
+mod riichi_features;
 mod version;
 
 pub use version::{Encoding, WrongLength};

@@ -1,8 +1,8 @@
 //! [`Encoding`]: the encoding versions this build writes, with the shape of each.
 
 use super::{
-    fill_v1, gf, gf2, riichi, Rows, ENCODED_LEN, GLOBAL_TOKEN, GLOBAL_USED, GLOBAL_USED_V2,
-    NUM_TOKENS, TOKEN_FEATURES, TOKEN_FEATURES_V2,
+    fill_v1, gf, gf2, riichi_features, Rows, ENCODED_LEN, GLOBAL_TOKEN, GLOBAL_USED,
+    GLOBAL_USED_V2, NUM_TOKENS, TOKEN_FEATURES, TOKEN_FEATURES_V2,
 };
 use crate::efficiency::ValueScores;
 use crate::game::{Observation, NUM_ACTIONS, POLICY_ACTIONS_V1};
@@ -146,7 +146,7 @@ impl Encoding {
         };
         fill_v1(obs, scores, &mut rows);
         if self == Encoding::V2 {
-            riichi::fill_riichi(obs, &mut rows);
+            riichi_features::fill_riichi(obs, &mut rows);
         }
         Ok(())
     }

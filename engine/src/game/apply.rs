@@ -5,14 +5,15 @@
 //! reachable states (capacity bounds are argued where they are declared).
 
 use super::action::Action;
+use super::caps::MAX_PLAYERS;
 use super::error::RuleError;
 use super::event::{Event, Events, HandEndKind, HandResult};
 use super::legal::Window;
 use super::meld::{Discard, Meld, MeldKind};
-use super::riichi::legal::NORTH;
-use super::riichi::DrawKind;
+use super::riichi_flow::legal::NORTH;
+use super::riichi_flow::DrawKind;
 use super::scoring::score_win;
-use super::state::{Claim, Game, Phase, MAX_PLAYERS};
+use super::state::{Claim, Game, Phase};
 use crate::rules::MultipleRon;
 use crate::tile::Tile;
 

@@ -20,20 +20,16 @@
 //! record ([`RiichiStart::red_copies`](super::RiichiStart)), so a record still replays
 //! to the identical state. Red fives exist only under riichi rules, at most one per
 //! suit ([`Rules::validate`](crate::Rules::validate)), and a red five leaves a hand at
-//! most once, so a hand has at most [`RED_COPIES_CAP`] departures.
+//! most once, so a hand has at most [`RED_COPIES_CAP`](super::RED_COPIES_CAP) departures.
 
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
 use super::error::RuleError;
 use super::event::Events;
-use super::riichi::wall::five_suit;
+use super::fives::five_suit;
 use super::state::{Game, Phase};
 use crate::tile::Tile;
-
-/// Most departures from the default copy in one hand: one per red five (at most one
-/// per suit).
-pub const RED_COPIES_CAP: usize = 3;
 
 /// The copy of a five an action gives up from the hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -44,32 +40,6 @@ pub enum FiveCopy {
     Red,
 }
 
-/// The log indices of one hand's actions that gave up a red five where `apply` would
-/// have kept it (fixed capacity, copyable like the rest of the per-hand state).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub(crate) struct RedCopies {
-    at: [u16; RED_COPIES_CAP],
-    len: u8,
-}
-
-impl RedCopies {
-    /// The recorded indices in order.
-    pub(crate) fn as_slice(&self) -> &[u16] {
-        self.at.get(..self.len as usize).unwrap_or(&[])
-    }
-
-    fn is_full(&self) -> bool {
-        self.len as usize >= RED_COPIES_CAP
-    }
-
-    fn push(&mut self, index: u16) {
-        if let Some(slot) = self.at.get_mut(self.len as usize) {
-            *slot = index;
-            self.len += 1;
-        }
-    }
-}
-
 impl Game {
     /// Applies `action` by `seat` giving up the named `copy` of the five it takes from
     /// the hand: like [`Game::apply`] otherwise, and identical to it when `copy` is what
@@ -77,7 +47,7 @@ impl Game {
     /// for an illegal action; [`RuleError::NoSuchCopy`] when the hand cannot give up
     /// that copy (`Red` with no red five among the tiles the action can take, `Plain`
     /// when the action must take the red five); [`RuleError::CapacityExceeded`] past
-    /// [`RED_COPIES_CAP`] departures in a hand (unreachable under valid rules).
+    /// [`RED_COPIES_CAP`](super::RED_COPIES_CAP) departures in a hand (unreachable under valid rules).
     pub fn apply_with_copy(
         &mut self,
         seat: u8,

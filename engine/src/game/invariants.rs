@@ -2,12 +2,13 @@
 
 use core::fmt;
 
+use super::caps::{MAX_KANS, MAX_PLAYERS};
 use super::event::HandEndKind;
+use super::fives::five_suit;
 use super::meld::MeldKind;
-use super::riichi::legal::NORTH;
-use super::riichi::wall::five_suit;
-use super::riichi::DrawKind;
-use super::state::{Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS};
+use super::riichi_flow::legal::NORTH;
+use super::riichi_flow::DrawKind;
+use super::state::{Game, HandShape, Phase};
 use crate::tile::{Tile, NUM_TILE_TYPES};
 
 /// A broken invariant.

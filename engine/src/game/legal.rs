@@ -4,10 +4,11 @@
 //! the whole list, so that self-play pays for one win check per decision, not two.
 
 use super::action::{Action, LegalActions};
+use super::caps::{MAX_KANS, MAX_PLAYERS};
 use super::error::RuleError;
 use super::meld::MeldKind;
 use super::scoring::score_win;
-use super::state::{ClaimOptions, Game, Phase, MAX_KANS, MAX_PLAYERS};
+use super::state::{ClaimOptions, Game, Phase};
 use crate::tile::{Tile, TileCounts};
 
 impl Game {

@@ -32,41 +32,46 @@
 //!
 //! ## Riichi rules
 //! With [`Rules::riichi`](crate::Rules::riichi) set, the same loop plays riichi
-//! mahjong (the `riichi` submodule): `Riichi(tile)`, `Kita` and `NineTerminals` become
-//! legal where the rules allow them, wins need a yaku ([`crate::riichi::score`]),
+//! mahjong (the `riichi_flow` submodule): `Riichi(tile)`, `Kita` and `NineTerminals` become
+//! legal where the rules allow them, wins need a yaku ([`crate::score::score`]),
 //! furiten blocks ron, dora indicators are revealed, the deal carries red fives, and
 //! hands follow one another by dealer continuation and round winds until the game end
-//! of [`crate::rules::riichi`]. [`Game::riichi_result`] reports the yaku, han, fu,
+//! of [`crate::rules::riichi_rules`]. [`Game::riichi_result`] reports the yaku, han, fu,
 //! limits and payments of a hand; the observation carries the public riichi state
 //! ([`RiichiView`]).
 
 mod action;
 mod agari;
 mod apply;
+mod caps;
 mod copy;
 mod determinize;
 mod error;
 mod event;
+mod fives;
 mod invariants;
 mod legal;
 mod meld;
 mod observation;
+mod observed_legal;
 mod record;
-mod riichi;
+mod riichi_flow;
 mod scoring;
 mod state;
 
 pub use action::{Action, LegalActions, LEGAL_CAP, NUM_ACTIONS, POLICY_ACTIONS_V1};
 pub use agari::{is_regular_win, is_seven_pairs, is_thirteen_orphans, WinShape};
-pub use copy::{CopyOptions, FiveCopy, RED_COPIES_CAP};
+pub use caps::{DISCARD_CAP, LOG_CAP, MAX_KANS, MAX_PLAYERS, MAX_WALL};
+pub use copy::{CopyOptions, FiveCopy};
 pub use error::RuleError;
 pub use event::{Event, Events, HandEndKind, HandResult, EVENTS_CAP};
+pub use fives::RED_COPIES_CAP;
 pub use invariants::{check_invariants, InvariantViolation};
 pub use meld::{order_discards_by_rotation, Discard, Meld, MeldKind};
 pub use observation::{Observation, PendingClaim};
+pub use observed_legal::{legal_actions_of, DEAL_TRIES};
 pub use record::{GameRecord, HandRecord, RecordError, RiichiStart, RECORD_MAX_BYTES};
-pub use riichi::legal::waits;
-pub use riichi::wall::RiichiSetup;
-pub use riichi::{DrawKind, RiichiResult, RiichiView, RiichiWin, Table};
+pub use riichi_flow::legal::waits;
+pub use riichi_flow::{DrawKind, RiichiResult, RiichiSetup, RiichiView, RiichiWin, Table};
 pub use scoring::{score_win, WinValue};
-pub use state::{Game, Phase, DISCARD_CAP, LOG_CAP, MAX_KANS, MAX_PLAYERS, MAX_WALL};
+pub use state::{Game, Phase};

@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::caps::{DISCARD_CAP, MAX_PLAYERS};
 use super::error::RuleError;
 use super::meld::{Discard, Meld};
-use super::riichi::{RiichiResult, RiichiView};
-use super::state::{Game, Phase, DISCARD_CAP, MAX_PLAYERS};
+use super::riichi_flow::{RiichiResult, RiichiView};
+use super::state::{Game, Phase};
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts};
 

@@ -10,10 +10,12 @@ use core::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
-use super::copy::{FiveCopy, RED_COPIES_CAP};
+use super::caps::{LOG_CAP, MAX_WALL};
+use super::copy::FiveCopy;
 use super::error::RuleError;
-use super::riichi::Table;
-use super::state::{Game, LOG_CAP, MAX_WALL};
+use super::fives::RED_COPIES_CAP;
+use super::riichi_flow::Table;
+use super::state::Game;
 use crate::rules::Rules;
 use crate::tile::Tile;
 

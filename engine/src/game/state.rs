@@ -3,28 +3,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::action::Action;
+use super::caps::{DISCARD_CAP, LOG_CAP, MAX_PLAYERS, MAX_WALL};
 use super::error::RuleError;
 use super::event::HandResult;
 use super::meld::{Discard, Meld};
-use super::riichi::{RiichiHand, RiichiResult, Table};
+use super::riichi_flow::{RiichiHand, RiichiResult, Table};
 use crate::notation::parse_each;
 use crate::rng::Rng;
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts, NUM_TILE_TYPES};
-
-/// Most seats in a game.
-pub const MAX_PLAYERS: usize = 4;
-/// Most tiles in a wall (the four-player set).
-pub const MAX_WALL: usize = 136;
-/// Most discards one player can make in a hand. A player draws at most about a quarter
-/// (four players) or a third (three) of the live wall plus one draw per call of the
-/// others and one discard per own call, far below this; exceeding it is an error.
-pub const DISCARD_CAP: usize = 48;
-/// Most actions in one hand (turn actions plus claim answers), with a wide margin.
-pub const LOG_CAP: usize = 512;
-/// Most kans declared in one hand, all players together (the dead wall must always be
-/// able to supply the replacement draws).
-pub const MAX_KANS: u8 = 4;
 
 /// What the game is waiting for.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Serialize, Deserialize)]
@@ -328,7 +315,7 @@ impl Game {
         if !rules.is_riichi() && table != Table::default() {
             return Err(RuleError::BadSetup);
         }
-        let red = super::riichi::wall::check_reds(&rules, wall, red)?;
+        let red = super::fives::check_reds(&rules, wall, red)?;
         let mut counts = [0u8; NUM_TILE_TYPES];
         for t in wall {
             if let Some(c) = counts.get_mut(t.index()) {
@@ -369,7 +356,7 @@ impl Game {
     ) -> Result<Game, RuleError> {
         rules.validate()?;
         if rules.is_riichi() {
-            let setup = super::riichi::wall::RiichiSetup {
+            let setup = super::riichi_flow::RiichiSetup {
                 hands,
                 live,
                 rinshan: dead,
@@ -459,7 +446,7 @@ impl Game {
         self.start_table = self.table;
         self.next_table = None;
         self.rresult = None;
-        self.rh = super::riichi::RiichiHand::default();
+        self.rh = super::riichi_flow::RiichiHand::default();
         if self.rules.is_riichi() {
             self.deal_riichi(n);
         }

@@ -4,7 +4,7 @@
 
 use engine::game::MeldKind;
 use engine::notation::{parse_tiles, parse_with_reds};
-use engine::riichi::{Conditions, Meld, Preset, Riichi, WinInput, WinMethod, Wind};
+use engine::score::{Conditions, Meld, Preset, Riichi, WinInput, WinMethod, Wind};
 use engine::tile::Tile;
 
 /// Parses the ten input columns: hand, melds, win, flags, winds, dora, ura, kita,

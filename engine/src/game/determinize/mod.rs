@@ -22,7 +22,7 @@
 //! that may claim the pending tile): that is where search runs, and it keeps the claim
 //! window and the turn state fully determined by the observation.
 //!
-//! Under riichi rules ([`riichi`]) the world also holds the hidden red fives, the
+//! Under riichi rules ([`riichi_state`]) the world also holds the hidden red fives, the
 //! indicator block of the dead wall (revealed dora indicators in place, ura and kan-dora
 //! indicators dealt), the per-hand riichi state restored from [`RiichiView`] and the
 //! opponents' furiten recomputed from their dealt hands; riichi seats are dealt tenpai
@@ -30,14 +30,15 @@
 //!
 //! [`RiichiView`]: super::RiichiView
 
-mod riichi;
+mod riichi_state;
 
+use super::caps::{MAX_KANS, MAX_PLAYERS, MAX_WALL};
 use super::error::RuleError;
 use super::invariants::check_invariants;
 use super::legal::Window;
 use super::meld::MeldKind;
 use super::observation::Observation;
-use super::state::{Claim, Game, HandShape, Phase, MAX_KANS, MAX_PLAYERS, MAX_WALL};
+use super::state::{Claim, Game, HandShape, Phase};
 use crate::rng::Rng;
 use crate::tile::{Tile, TileCounts, NUM_TILE_TYPES};
 
@@ -77,7 +78,7 @@ impl Game {
     /// exactly `opponents[s]` (the entry of `obs.seat` is ignored) and only the walls
     /// are dealt at random (under riichi rules a riichi seat's given hand that is not
     /// tenpai is rebuilt, and the whole proposal dropped when no tenpai fits around
-    /// the others: see [`riichi`]). [`RuleError::BadSetup`] when `obs` is not a consistent
+    /// the others: see the private `riichi_state` module). [`RuleError::BadSetup`] when `obs` is not a consistent
     /// position or the given hands do not fit it (wrong sizes, more copies than are
     /// unseen); [`RuleError::NotYourTurn`] when the seat has no decision pending.
     pub fn from_observation(
@@ -201,7 +202,7 @@ impl Game {
         }
         // Under riichi rules kita and the revealed dora indicators are in the open.
         if let Some(v) = obs.riichi.as_ref().filter(|_| self.rules.is_riichi()) {
-            let north = Tile::new(super::riichi::legal::NORTH).ok_or(RuleError::BadSetup)?;
+            let north = Tile::new(super::riichi_flow::legal::NORTH).ok_or(RuleError::BadSetup)?;
             show(north, v.kita.iter().map(|&k| k as u16).sum())?;
             for &t in &v.dora_indicators {
                 show(t, 1)?;
@@ -375,7 +376,7 @@ impl Game {
                     return Err(RuleError::BadSetup);
                 }
                 // A kita window: the north is in the declarer's kita count.
-                let north = Tile::new(super::riichi::legal::NORTH);
+                let north = Tile::new(super::riichi_flow::legal::NORTH);
                 if p.kita
                     && (Some(p.tile) != north || self.rh.kita.get(p.from as usize) == Some(&0))
                 {

@@ -13,73 +13,17 @@
 //! so the engine decides; keeping the red five is never worse, it is worth a han);
 //! [`Game::apply_with_copy`] names the copy instead (`game::copy`).
 
+use super::super::caps::MAX_WALL;
 use super::super::error::RuleError;
-use super::super::state::{Game, MAX_WALL};
-use super::Table;
+use super::super::fives::five_suit;
+use super::super::state::Game;
+use super::RiichiSetup;
 use crate::notation::parse_each_with_reds;
 use crate::rules::Rules;
 use crate::tile::{Tile, TileCounts};
 
 /// Tiles at the end of the dead wall reserved for indicators under riichi rules.
 pub(crate) const INDICATOR_BLOCK: usize = 10;
-
-/// The suit index (0 man, 1 pin, 2 sou) of a five, `None` for other tiles.
-pub(crate) fn five_suit(t: Tile) -> Option<usize> {
-    (!t.is_honor() && t.number() == 5).then(|| t.suit().index())
-}
-
-/// Checks the red positions of a wall given with `red` (empty: none) against the rules:
-/// exactly `red_fives` red copies per suit, each on a five of its suit.
-pub(crate) fn check_reds(
-    rules: &Rules,
-    wall: &[Tile],
-    red: &[bool],
-) -> Result<[bool; MAX_WALL], RuleError> {
-    let mut out = [false; MAX_WALL];
-    let want = rules.riichi.map_or([0; 3], |r| r.red_fives);
-    let mut found = [0u8; 3];
-    for (i, &r) in red.iter().enumerate() {
-        if !r {
-            continue;
-        }
-        let suit = wall
-            .get(i)
-            .copied()
-            .and_then(five_suit)
-            .ok_or(RuleError::BadSetup)?;
-        if let (Some(f), Some(o)) = (found.get_mut(suit), out.get_mut(i)) {
-            *f += 1;
-            *o = true;
-        }
-    }
-    if found != want {
-        return Err(RuleError::BadSetup);
-    }
-    Ok(out)
-}
-
-/// A riichi hand from hand strings ([`Game::from_riichi_setup`]); `0m`/`0p`/`0s` are
-/// red fives.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct RiichiSetup<'a> {
-    /// The 13 tiles of each seat.
-    pub hands: &'a [&'a str],
-    /// The first live-wall tiles in draw order (the dealer's first draw first).
-    pub live: &'a str,
-    /// The replacement draws (kan and kita) in order.
-    pub rinshan: &'a str,
-    /// The dora indicators in reveal order (the first is shown at the deal).
-    pub dora: &'a str,
-    /// The ura dora indicators in order.
-    pub ura: &'a str,
-    /// The dealer seat.
-    pub dealer: u8,
-    /// Round wind, honba and sticks.
-    pub table: Table,
-    /// Scores (`None`: everyone at the starting points, less the sticks' deposits from
-    /// seat 0).
-    pub scores: Option<[i32; 4]>,
-}
 
 impl Game {
     /// Tiles reserved for indicators at the end of the dead wall (0 for the simple

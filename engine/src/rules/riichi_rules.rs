@@ -49,7 +49,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::riichi::Preset;
+use crate::score::Preset;
 
 /// How many winds a game lasts before its extension.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
@@ -74,7 +74,7 @@ impl GameLength {
 /// simple-rules presets (whose play it never changes).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, Serialize, Deserialize)]
 pub struct RiichiRules {
-    /// How wins are scored ([`crate::riichi::score`]): Tenhou four-player or sanma.
+    /// How wins are scored ([`crate::score::score`]): Tenhou four-player or sanma.
     pub preset: Preset,
     /// East-only or hanchan.
     pub length: GameLength,

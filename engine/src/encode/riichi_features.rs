@@ -8,7 +8,7 @@
 
 use super::{clamp01, gf2, relative, tf2, Rows, GLOBAL_TOKEN};
 use crate::game::{Observation, RiichiView};
-use crate::riichi::dora_of;
+use crate::score::dora_of;
 use crate::tile::NUM_TILE_TYPES;
 
 /// North's tile index (a kita is a north).

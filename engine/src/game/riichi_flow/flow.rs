@@ -1,5 +1,5 @@
 //! After a riichi hand: dealer continuation (renchan), honba, the round wind and the
-//! end of the game (Tenhou's rules, choices in [`crate::rules::riichi`]).
+//! end of the game (Tenhou's rules, choices in [`crate::rules::riichi_rules`]).
 //!
 //! - The dealer continues after an own win (also one of a double ron), after an
 //!   exhaustive draw in which the dealer is tenpai, and after an abortive draw; the

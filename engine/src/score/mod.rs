@@ -38,6 +38,7 @@
 //! `tests/data/riichi-scores/` (21 000 hands per preset from PyPI `mahjong`, see its
 //! README): han, fu, limit, yaku, dora and every payment, errors included.
 
+mod context;
 mod decompose;
 mod dora;
 pub(crate) use dora::dora_of;
@@ -53,6 +54,7 @@ use core::fmt;
 
 use crate::game::MeldKind;
 use crate::tile::{Tile, TileCounts, TileSet};
+use context::Context;
 
 /// The rule set a hand is scored under.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize, serde::Deserialize)]
@@ -418,10 +420,10 @@ impl core::error::Error for ScoreError {}
 /// Scores a win: the best decomposition's yaku, dora, fu, limit and payments.
 pub fn score(input: &WinInput) -> Result<Score, ScoreError> {
     validate::check(input)?;
-    let context = yaku::Context::new(input);
+    let context = Context::new(input);
     let mut best: Option<Score> = None;
     let mut any_shape = false;
-    yaku::for_each_interpretation(&context, &mut |candidate: Option<Score>| {
+    for_each_interpretation(&context, &mut |candidate: Option<Score>| {
         any_shape = true;
         if let Some(candidate) = candidate {
             let better = best
@@ -437,4 +439,27 @@ pub fn score(input: &WinInput) -> Result<Score, ScoreError> {
         None if any_shape => Err(ScoreError::NoYaku),
         None => Err(ScoreError::NotAWinningHand),
     }
+}
+
+/// Calls `f` with the score (or `None`: no yaku) of every interpretation of the hand.
+/// The scorer's top joins the yaku, the fu and the payment here, so none of those three
+/// needs another (they share only [`Context`]).
+fn for_each_interpretation(ctx: &Context, f: &mut dyn FnMut(Option<Score>)) {
+    let input = ctx.input;
+    if input.melds.is_empty() {
+        if crate::game::is_thirteen_orphans(&input.concealed) {
+            f(payment::finish(ctx, &yaku::thirteen_orphans(ctx), 0));
+        }
+        if crate::game::is_seven_pairs(&input.concealed) {
+            f(payment::finish(ctx, &yaku::seven_pairs(ctx), 25));
+        }
+    }
+    decompose::for_each_interpretation(input, &mut |interpretation| {
+        let (list, pinfu) = yaku::regular(ctx, interpretation);
+        f(payment::finish(
+            ctx,
+            &list,
+            fu::regular(ctx, interpretation, pinfu),
+        ));
+    });
 }

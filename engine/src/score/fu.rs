@@ -9,8 +9,8 @@
 //! is rounded up to a multiple of 10. Seven pairs are always 25 fu (handled by the
 //! caller).
 
+use super::context::Context;
 use super::decompose::{is_terminal_or_honor, Interpretation, SetKind, Wait};
-use super::yaku::Context;
 
 /// The rounded fu of a regular interpretation; `pinfu` tells whether it scored pinfu.
 pub(crate) fn regular(ctx: &Context, it: &Interpretation, pinfu: bool) -> u8 {

@@ -5,13 +5,14 @@
 //!
 //! [`check_invariants`]: super::super::check_invariants
 
+use super::super::caps::MAX_PLAYERS;
 use super::super::event::{Event, Events, HandEndKind, HandResult};
 use super::super::meld::MeldKind;
 use super::super::scoring::score_win;
-use super::super::state::{Game, MAX_PLAYERS};
+use super::super::state::Game;
 use super::super::WinShape;
 use super::{DrawKind, RiichiResult, RiichiWin};
-use crate::riichi::{score, Conditions, Meld, Riichi, Score, WinInput, WinMethod, Wind, Yaku};
+use crate::score::{score, Conditions, Meld, Riichi, Score, WinInput, WinMethod, Wind, Yaku};
 use crate::tile::Tile;
 
 fn wind(i: u8) -> Wind {
@@ -271,7 +272,7 @@ impl Game {
     /// part is the whole hand (Tenhou) or only the liable yakuman
     /// ([`RiichiRules::pao_per_yakuman`](crate::RiichiRules::pao_per_yakuman)). That
     /// part is paid as a ron from the liable player (honba as on a ron, see
-    /// `riichi::payment`); on a ron from another player the discarder pays half of it
+    /// `score::payment`); on a ron from another player the discarder pays half of it
     /// without the honba, and the rest of the hand as an ordinary ron; on a tsumo the
     /// rest is an ordinary tsumo without honba.
     fn pay_with_pao(

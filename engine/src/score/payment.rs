@@ -10,8 +10,9 @@
 //! Each honba adds 100 per payer on tsumo, and 300 (sanma: 200) on ron. The winner
 //! takes 1000 per riichi stick.
 
+use super::context::Context;
 use super::dora::Bonus;
-use super::yaku::{Context, YakuList};
+use super::yaku::YakuList;
 use super::{Score, ScoredYaku, WinMethod, YakuValue};
 
 /// The limit a hand reached.

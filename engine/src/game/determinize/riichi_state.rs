@@ -42,11 +42,12 @@
 //!   Added-kan tiles that could have been robbed are not read (their time is not
 //!   public). The observer's furiten is the view's.
 
+use super::super::caps::{MAX_PLAYERS, MAX_WALL};
 use super::super::error::RuleError;
+use super::super::fives::five_suit;
 use super::super::observation::Observation;
-use super::super::riichi::wall::five_suit;
-use super::super::riichi::RiichiView;
-use super::super::state::{Game, Phase, MAX_PLAYERS, MAX_WALL};
+use super::super::riichi_flow::RiichiView;
+use super::super::state::{Game, Phase};
 use crate::rng::Rng;
 use crate::shanten::{min_shanten, Forms};
 use crate::tile::{Tile, TileCounts, NUM_TILE_TYPES};

@@ -1,6 +1,6 @@
 //! The riichi game flow on top of the simple state machine, active when
 //! [`Rules::riichi`](crate::Rules::riichi) is set (the rules and their sources are in
-//! [`crate::rules::riichi`]).
+//! [`crate::rules::riichi_rules`]).
 //!
 //! The simple presets never reach any of this code: every hook in `apply`, `legal` and
 //! `state` is behind `rules.riichi`, so their play, records and golden hashes are
@@ -10,7 +10,7 @@
 //!   block of indicators (the dead wall of 14: 10 indicator tiles, 4 replacement tiles,
 //!   topped up from the live wall).
 //! - [`legal`]: waits and furiten, riichi, kita, nine terminals, yaku-required wins.
-//! - [`win`]: the [`WinInput`](crate::riichi::WinInput) of a win, settlement of wins
+//! - [`win`]: the [`WinInput`](crate::score::WinInput) of a win, settlement of wins
 //!   (double ron, honba, sticks), exhaustive draws (tenpai payments, nagashi mangan) and
 //!   abortive draws.
 //! - [`flow`]: after a hand: honba, dealer continuation, round wind, game end.
@@ -22,10 +22,11 @@ pub(crate) mod win;
 
 use serde::{Deserialize, Serialize};
 
-use crate::riichi::Score;
+use crate::score::Score;
 use crate::tile::Tile;
 
-use super::state::MAX_PLAYERS;
+use super::caps::MAX_PLAYERS;
+use super::fives::RedCopies;
 
 /// Game-level riichi counters, carried from hand to hand.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, Serialize, Deserialize)]
@@ -36,6 +37,29 @@ pub struct Table {
     pub honba: u8,
     /// Riichi sticks on the table.
     pub sticks: u8,
+}
+
+/// A riichi hand from hand strings ([`Game::from_riichi_setup`](super::Game::from_riichi_setup)); `0m`/`0p`/`0s` are
+/// red fives.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RiichiSetup<'a> {
+    /// The 13 tiles of each seat.
+    pub hands: &'a [&'a str],
+    /// The first live-wall tiles in draw order (the dealer's first draw first).
+    pub live: &'a str,
+    /// The replacement draws (kan and kita) in order.
+    pub rinshan: &'a str,
+    /// The dora indicators in reveal order (the first is shown at the deal).
+    pub dora: &'a str,
+    /// The ura dora indicators in order.
+    pub ura: &'a str,
+    /// The dealer seat.
+    pub dealer: u8,
+    /// Round wind, honba and sticks.
+    pub table: Table,
+    /// Scores (`None`: everyone at the starting points, less the sticks' deposits from
+    /// seat 0).
+    pub scores: Option<[i32; 4]>,
 }
 
 /// Per-hand riichi state (reset by every deal).
@@ -79,7 +103,7 @@ pub(crate) struct RiichiHand {
     /// Each seat's last claim answer gives up a red five first (`Game::apply_with_copy`).
     pub claim_red: [bool; MAX_PLAYERS],
     /// Actions of this hand that gave up a red five `apply` would have kept.
-    pub red_copies: super::copy::RedCopies,
+    pub red_copies: RedCopies,
 }
 
 /// How a riichi hand ended without a win.

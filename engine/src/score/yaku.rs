@@ -7,12 +7,12 @@
 //! regular decomposition with each winning group) is scored on its own; the caller keeps
 //! the best.
 
-use super::decompose::{self, is_terminal_or_honor, Interpretation, Regular, SetKind, Wait};
-use super::dora::{self, Bonus};
-use super::{fu, payment, Riichi, Score, WinInput, WinMethod, Wind, MAX_YAKU};
+use super::context::Context;
+use super::decompose::{is_terminal_or_honor, Interpretation, Regular, SetKind, Wait};
+use super::{Riichi, Wind, MAX_YAKU};
 use crate::tile::{TileCounts, NUM_TILE_TYPES};
 
-/// A yaku (yakuman included). The order is the order of [`Score::yaku`].
+/// A yaku (yakuman included). The order is the order of [`Score::yaku`](super::Score::yaku).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
 #[non_exhaustive]
 pub enum Yaku {
@@ -230,66 +230,6 @@ impl Yaku {
 /// The yaku of one interpretation.
 pub(crate) type YakuList = heapless::Vec<Yaku, MAX_YAKU>;
 
-/// What every interpretation of a hand shares.
-pub(crate) struct Context<'a> {
-    /// The input.
-    pub input: &'a WinInput,
-    /// Concealed tiles and meld tiles together.
-    pub all: TileCounts,
-    /// Whether the hand is closed (menzen).
-    pub closed: bool,
-    /// Whether the win is a tsumo.
-    pub tsumo: bool,
-    /// Dora, ura dora, red fives and kita.
-    pub bonus: Bonus,
-}
-
-impl<'a> Context<'a> {
-    /// The shared facts of `input` (already validated).
-    pub fn new(input: &'a WinInput) -> Context<'a> {
-        let mut all = input.concealed;
-        for meld in &input.melds {
-            let i = meld.tile.index();
-            match meld.kind {
-                crate::game::MeldKind::Chi => {
-                    for c in all.iter_mut().skip(i).take(3) {
-                        *c = c.saturating_add(1);
-                    }
-                }
-                kind => {
-                    if let Some(c) = all.get_mut(i) {
-                        *c = c.saturating_add(if kind.is_kan() { 4 } else { 3 });
-                    }
-                }
-            }
-        }
-        Context {
-            input,
-            all,
-            closed: input.is_closed(),
-            tsumo: input.method == WinMethod::Tsumo,
-            bonus: dora::count(input, &all),
-        }
-    }
-
-    /// How many yakuhai a triplet of tile index `t` would be (dragon, seat wind, round
-    /// wind): the pair fu / pinfu test.
-    pub fn yakuhai_count(&self, t: u8) -> u8 {
-        let input = self.input;
-        let mut value = 0;
-        if t >= 31 {
-            value += 1;
-        }
-        if t == input.seat_wind.tile().as_u8() {
-            value += 1;
-        }
-        if t == input.round_wind.tile().as_u8() {
-            value += 1;
-        }
-        value
-    }
-}
-
 fn push(list: &mut YakuList, yaku: Yaku) {
     // The list holds every yaku one hand can have; a full list only drops extras.
     let _ = list.push(yaku);
@@ -359,40 +299,40 @@ fn by_tiles(ctx: &Context, list: &mut YakuList) {
     }
 }
 
-/// Calls `f` with the score (or `None`: no yaku) of every interpretation of the hand.
-pub(crate) fn for_each_interpretation(ctx: &Context, f: &mut dyn FnMut(Option<Score>)) {
+/// The yaku of a thirteen-orphans hand (the situational ones and the kokushi itself).
+pub(super) fn thirteen_orphans(ctx: &Context) -> YakuList {
     let input = ctx.input;
-    if input.melds.is_empty() {
-        if crate::game::is_thirteen_orphans(&input.concealed) {
-            let mut list = YakuList::new();
-            situational(ctx, &mut list);
-            let wait13 = input.concealed[input.winning_tile.index()] == 2;
-            push(
-                &mut list,
-                if wait13 {
-                    Yaku::Kokushi13Wait
-                } else {
-                    Yaku::Kokushi
-                },
-            );
-            f(payment::finish(ctx, &list, 0));
-        }
-        if crate::game::is_seven_pairs(&input.concealed) {
-            let mut list = YakuList::new();
-            situational(ctx, &mut list);
-            by_tiles(ctx, &mut list);
-            push(&mut list, Yaku::Chiitoitsu);
-            f(payment::finish(ctx, &list, 25));
-        }
-    }
-    decompose::for_each_interpretation(input, &mut |interpretation| {
-        let mut list = YakuList::new();
-        situational(ctx, &mut list);
-        by_tiles(ctx, &mut list);
-        let pinfu = by_shape(ctx, interpretation, &mut list);
-        let fu = fu::regular(ctx, interpretation, pinfu);
-        f(payment::finish(ctx, &list, fu));
-    });
+    let mut list = YakuList::new();
+    situational(ctx, &mut list);
+    let wait13 = input.concealed[input.winning_tile.index()] == 2;
+    push(
+        &mut list,
+        if wait13 {
+            Yaku::Kokushi13Wait
+        } else {
+            Yaku::Kokushi
+        },
+    );
+    list
+}
+
+/// The yaku of a seven-pairs hand.
+pub(super) fn seven_pairs(ctx: &Context) -> YakuList {
+    let mut list = YakuList::new();
+    situational(ctx, &mut list);
+    by_tiles(ctx, &mut list);
+    push(&mut list, Yaku::Chiitoitsu);
+    list
+}
+
+/// The yaku of one regular interpretation, and whether it is pinfu (the fu depend on
+/// it).
+pub(super) fn regular(ctx: &Context, interpretation: &Interpretation) -> (YakuList, bool) {
+    let mut list = YakuList::new();
+    situational(ctx, &mut list);
+    by_tiles(ctx, &mut list);
+    let pinfu = by_shape(ctx, interpretation, &mut list);
+    (list, pinfu)
 }
 
 /// Whether set `k` of the interpretation is a concealed triplet or kan (a triplet

@@ -12,7 +12,7 @@
 //!   hand is among its own discards, after letting a winning tile pass until the own next
 //!   discard (temporary), and for the rest of the hand after letting one pass in riichi.
 //!   Waits are by shape, yaku or not; tsumo is never blocked.
-//! - **Yaku**: a win is legal only when [`crate::riichi::score`] scores it; `NoYaku`
+//! - **Yaku**: a win is legal only when [`crate::score::score`] scores it; `NoYaku`
 //!   makes tsumo and ron illegal.
 
 use super::super::meld::MeldKind;
@@ -191,7 +191,7 @@ impl Game {
         robbing: bool,
     ) -> bool {
         self.win_input(seat, tile, from, robbing, false)
-            .is_some_and(|input| crate::riichi::score(&input).is_ok())
+            .is_some_and(|input| crate::score::score(&input).is_ok())
     }
 
     /// Marks every seat whose hand the claim tile completed in shape and that did not
