@@ -217,10 +217,31 @@ pub(crate) fn connect_error(urls: &str, e: async_nats::ConnectError) -> BrokerEr
             BrokerError::Auth(format!("{urls} refused the credentials ({what})"))
         }
         ConnectErrorKind::Tls => BrokerError::Tls(format!("{urls}: {what}")),
+        // A refused certificate reaches async-nats as the handshake's I/O error.
+        ConnectErrorKind::Io if is_tls(&e) => BrokerError::Tls(format!("{urls}: {what}")),
         ConnectErrorKind::TimedOut => BrokerError::Timeout,
         ConnectErrorKind::ServerParse => BrokerError::BadUrl(urls.to_string()),
         _ => BrokerError::Io(std::io::Error::other(format!("{urls}: {what}"))),
     }
+}
+
+/// Whether a rustls error is in `e`'s chain (inside an I/O error: tokio-rustls wraps
+/// handshake failures so).
+fn is_tls(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cur = Some(e);
+    while let Some(x) = cur {
+        let inner = x
+            .downcast_ref::<std::io::Error>()
+            .and_then(|io| io.get_ref())
+            .map(|i| i as &(dyn std::error::Error + 'static));
+        if x.is::<async_nats::rustls::Error>()
+            || inner.is_some_and(|i| i.is::<async_nats::rustls::Error>())
+        {
+            return true;
+        }
+        cur = x.source();
+    }
+    false
 }
 
 /// A blocking core-NATS connection.
