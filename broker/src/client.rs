@@ -96,6 +96,11 @@ pub struct Endpoint {
     pub creds_file: Option<PathBuf>,
     /// A file holding an NKey seed (`SU…`).
     pub nkey_file: Option<PathBuf>,
+    /// A user name, with [`password`](Self::password) (instead of `user:password@`
+    /// in the URL, which process listings show).
+    pub user: Option<String>,
+    /// The user's password.
+    pub password: Option<String>,
     /// A token (`authorization { token: … }` on the server).
     pub token: Option<String>,
     /// PEM certificates of a private CA to trust (besides the system's roots).
@@ -162,7 +167,9 @@ impl Endpoint {
             .name("mahjong-broker");
         // async-nats takes no credentials from the URL; the first URL that has some
         // gives them (docs.nats.io: `nats://user:pass@host`).
-        if let Some(a) = addrs.iter().find(|a| a.username().is_some()) {
+        if let Some(u) = &self.user {
+            o = o.user_and_password(u.clone(), self.password.clone().unwrap_or_default());
+        } else if let Some(a) = addrs.iter().find(|a| a.username().is_some()) {
             o = o.user_and_password(
                 a.username().unwrap_or_default().to_string(),
                 a.password().unwrap_or_default().to_string(),

@@ -208,12 +208,12 @@ fn a_token_is_let_in_and_a_wrong_one_refused() {
         token: Some(t.to_string()),
         ..Endpoint::default()
     };
-    let mut js = JetStream::connect(&with("t0ken-abc"), T).unwrap();
+    let mut js = JetStream::connect(with("t0ken-abc"), T).unwrap();
     pipeline::setup(&mut js, CAP).unwrap();
-    let mut b = Board::new(&with("t0ken-abc"));
+    let mut b = Board::new(with("t0ken-abc"));
     b.set_stop(true).unwrap();
     assert!(b.stop().unwrap());
-    assert_refused(JetStream::connect(&with("wrong"), T));
+    assert_refused(JetStream::connect(with("wrong"), T));
 }
 
 #[test]
