@@ -355,13 +355,23 @@ impl Client {
         Ok(())
     }
 
-    /// Waits until the server has seen everything sent so far.
+    /// Waits until the server has seen everything sent so far (e.g. a subscription
+    /// is in place before another connection publishes to it).
     pub fn flush(&mut self, timeout: Duration) -> Result<()> {
         let c = &self.inner;
         runtime()?
             .block_on(async { tokio::time::timeout(timeout, c.flush()).await })
             .map_err(|_| BrokerError::Timeout)?
-            .map_err(|e| BrokerError::Io(std::io::Error::other(chain(&e))))
+            .map_err(|e| BrokerError::Io(std::io::Error::other(chain(&e))))?;
+        // async-nats' `flush` only empties the socket buffer; the server's answer to
+        // a request nobody listens to (503 no responders, docs.nats.io "Request-Reply
+        // Semantics") proves it has processed everything sent before, in order.
+        let probe = c.new_inbox();
+        match self.request(&probe, &[], b"", timeout) {
+            Err(BrokerError::NoResponders) => Ok(()),
+            Err(e) => Err(e),
+            Ok(_) => Ok(()),
+        }
     }
 
     /// The next message of subscription `sid`, waiting at most `timeout` (`None`:
