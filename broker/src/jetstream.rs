@@ -1,41 +1,41 @@
-//! JetStream over [`Client`]: streams, durable pull consumers with explicit acks,
-//! de-duplicated publishes, and key-value buckets.
-//!
-//! Every call is a request to the server's `$JS.API.*` subjects with a JSON body
-//! (ADR-1 of the NATS architecture decisions); an answer with an `error` object is
-//! [`BrokerError::Api`]. Key-value buckets follow the convention every NATS client
-//! uses (ADR-8): bucket `B` is the stream `KV_B` on subjects `$KV.B.>`, one message
-//! kept per subject; a value is read with `DIRECT.GET` (ADR-31).
+//! JetStream through async-nats' JetStream API (docs.rs/async-nats, module
+//! `jetstream`), blocking: work-queue streams with `discard: new`, de-duplication by
+//! message id (`Nats-Msg-Id`), durable pull consumers with explicit acks and
+//! redelivery, and key-value buckets (docs.nats.io, "JetStream" › "Streams",
+//! "Consumers", "Key/Value Store").
 
-use std::time::{Duration, Instant};
+use std::collections::HashMap;
+use std::time::Duration;
 
+use async_nats::jetstream::{self, consumer, kv, stream};
+use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-use crate::client::{Client, Message};
-use crate::{BrokerError, Result};
+use crate::client::{check_subject, header_map, Client, Endpoint, Message};
+use crate::{chain, runtime, BrokerError, Result};
 
-/// What a stream keeps and refuses.
+/// A stream's settings (the ones the pipeline sets).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamConfig {
-    /// Stream name (letters, digits, `-`, `_`).
+    /// Its name.
     pub name: String,
-    /// Subjects it captures.
+    /// The subjects it stores.
     pub subjects: Vec<String>,
-    /// Work queue (a message is deleted once acked) rather than limits retention.
+    /// Work-queue retention: a message leaves once acked.
     pub work_queue: bool,
-    /// Refuse new messages when full (the publisher backs off) rather than drop old.
+    /// Refuse new messages when full (instead of dropping old ones).
     pub discard_new: bool,
-    /// Most messages kept (-1: no limit).
+    /// At most this many messages (-1: no limit).
     pub max_msgs: i64,
-    /// Most bytes kept (-1: no limit).
+    /// At most this many bytes (-1: no limit).
     pub max_bytes: i64,
-    /// Largest message accepted (-1: the server's limit).
+    /// Largest message (-1: the server's max_payload).
     pub max_msg_size: i32,
-    /// Messages kept per subject (-1: no limit; 1 for a key-value bucket).
+    /// At most this many messages per subject (-1: no limit).
     pub max_msgs_per_subject: i64,
-    /// How long a message id is remembered to drop duplicates.
+    /// How long message ids are remembered for de-duplication.
     pub duplicate_window: Duration,
-    /// Serve `DIRECT.GET` reads.
+    /// Whether direct gets are allowed.
     pub allow_direct: bool,
 }
 
@@ -56,48 +56,57 @@ impl StreamConfig {
         }
     }
 
-    fn to_json(&self) -> Value {
-        json!({
-            "name": self.name,
-            "subjects": self.subjects,
-            "retention": if self.work_queue { "workqueue" } else { "limits" },
-            "discard": if self.discard_new { "new" } else { "old" },
-            "storage": "file",
-            "num_replicas": 1,
-            "max_msgs": self.max_msgs,
-            "max_bytes": self.max_bytes,
-            "max_msg_size": self.max_msg_size,
-            "max_msgs_per_subject": self.max_msgs_per_subject,
-            "max_age": 0,
-            "duplicate_window": self.duplicate_window.as_nanos() as u64,
-            "allow_direct": self.allow_direct,
-        })
+    fn to_nats(&self) -> stream::Config {
+        stream::Config {
+            name: self.name.clone(),
+            subjects: self.subjects.clone(),
+            retention: if self.work_queue {
+                stream::RetentionPolicy::WorkQueue
+            } else {
+                stream::RetentionPolicy::Limits
+            },
+            discard: if self.discard_new {
+                stream::DiscardPolicy::New
+            } else {
+                stream::DiscardPolicy::Old
+            },
+            storage: stream::StorageType::File,
+            num_replicas: 1,
+            max_messages: self.max_msgs,
+            max_bytes: self.max_bytes,
+            max_message_size: self.max_msg_size,
+            max_messages_per_subject: self.max_msgs_per_subject,
+            duplicate_window: self.duplicate_window,
+            allow_direct: self.allow_direct,
+            ..stream::Config::default()
+        }
     }
 }
 
 /// A durable pull consumer with explicit acks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConsumerConfig {
-    /// Its durable name (survives restarts of the server and of its readers).
+    /// Its durable name.
     pub durable: String,
-    /// How long a delivered message may go unacked before it is delivered again.
+    /// A delivered message not acked within this is delivered again.
     pub ack_wait: Duration,
-    /// Most messages delivered and not yet acked.
+    /// At most this many delivered, unacked messages.
     pub max_ack_pending: i64,
 }
 
-/// The server's acknowledgement of a published message.
+/// The server's acknowledgement of a stored message.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PubAck {
     /// The stream that stored it.
     pub stream: String,
-    /// Its sequence number in the stream.
+    /// Its sequence number there.
     pub seq: u64,
-    /// The message id was seen within the duplicate window: nothing new was stored.
+    /// Whether its id had been stored before (nothing new was stored).
     pub duplicate: bool,
 }
 
-/// Where a delivered message stands (parsed from its `$JS.ACK` reply subject).
+/// Where a delivered message stands (async-nats parses its `$JS.ACK` reply subject,
+/// `jetstream::Message::info`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Delivery {
     /// Its sequence number in the stream.
@@ -107,67 +116,85 @@ pub struct Delivery {
 }
 
 impl Delivery {
-    /// Reads `$JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<ts>.<pending>`
-    /// (and the longer form with domain and account hash in front).
+    /// Where `m` stands, if it is a JetStream delivery.
     pub fn of(m: &Message) -> Option<Delivery> {
-        let reply = m.reply.as_deref()?;
-        let tokens: Vec<&str> = reply.split('.').collect();
-        if tokens.first() != Some(&"$JS") || tokens.get(1) != Some(&"ACK") {
-            return None;
+        m.delivery
+    }
+}
+
+/// What an async-nats JetStream error means: the API's own error (code and JetStream
+/// code) where the chain carries one, a timeout, no responders, else the socket.
+pub(crate) fn js_error(e: &(dyn std::error::Error + 'static)) -> BrokerError {
+    let mut cur: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(x) = cur {
+        if let Some(api) = x.downcast_ref::<jetstream::Error>() {
+            return BrokerError::Api {
+                code: u16::try_from(api.code()).unwrap_or(u16::MAX),
+                err_code: u32::try_from(api.error_code().0).unwrap_or(u32::MAX),
+                description: api.to_string(),
+            };
         }
-        // v1: 9 tokens, counters from index 4; v2: ≥ 11 tokens, from index 6.
-        let at = match tokens.len() {
-            9 => 4,
-            n if n >= 11 => 6,
-            _ => return None,
-        };
-        Some(Delivery {
-            delivered: tokens.get(at)?.parse().ok()?,
-            stream_seq: tokens.get(at + 1)?.parse().ok()?,
-        })
+        cur = x.source();
+    }
+    // Some kinds carry the API error inside the kind, not as a source (e.g.
+    // `GetStreamErrorKind::JetStream(Error)`); its display is still
+    // "<description> (code <code>, error code <err_code>)".
+    let text = chain(e);
+    if let Some(api) = api_in_text(&text) {
+        return api;
+    }
+    // async-nats' error kinds display as these words (e.g. `PublishErrorKind::TimedOut`
+    // "timed out: didn't receive ack in time", `RequestErrorKind::NoResponders`).
+    if text.contains("timed out") {
+        BrokerError::Timeout
+    } else if text.contains("no responders") {
+        BrokerError::NoResponders
+    } else {
+        BrokerError::Io(std::io::Error::other(text))
     }
 }
 
-/// Checks a stream, consumer or bucket name.
-fn check_name(kind: &str, s: &str) -> Result<()> {
-    if s.is_empty()
-        || !s
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-    {
-        return Err(BrokerError::Protocol(format!("invalid {kind} name {s:?}")));
-    }
-    Ok(())
-}
-
-/// Checks a key-value key (tokens of letters, digits, `-`, `_`, `=`, `/`).
-fn check_key(s: &str) -> Result<()> {
-    let token_ok = |t: &str| {
-        !t.is_empty()
-            && t.bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'=' | b'/'))
-    };
-    if !s.split('.').all(token_ok) {
-        return Err(BrokerError::Protocol(format!("invalid key {s:?}")));
-    }
-    Ok(())
+/// An API error named in a message: "<description> (code <code>, error code <n>)".
+fn api_in_text(text: &str) -> Option<BrokerError> {
+    let (head, rest) = text.rsplit_once(" (code ")?;
+    let (code, rest) = rest.split_once(", error code ")?;
+    let err_code = rest.split(')').next()?;
+    Some(BrokerError::Api {
+        code: code.trim().parse().ok()?,
+        err_code: err_code.trim().parse().ok()?,
+        description: head.to_string(),
+    })
 }
 
 /// JetStream through one connection.
 pub struct JetStream {
     client: Client,
+    ctx: jetstream::Context,
     timeout: Duration,
+    consumers: HashMap<(String, String), consumer::PullConsumer>,
+    buckets: HashMap<String, kv::Store>,
 }
 
 impl JetStream {
-    /// Wraps `client`; `timeout` bounds each API request.
-    pub fn new(client: Client, timeout: Duration) -> JetStream {
-        JetStream { client, timeout }
+    /// JetStream over `client`, each request waiting at most `timeout`.
+    pub fn new(client: Client, timeout: Duration) -> Result<JetStream> {
+        // The context spawns its ack task on the runtime it is created in.
+        let _in_runtime = runtime()?.enter();
+        let ctx = jetstream::ContextBuilder::new()
+            .timeout(timeout)
+            .build(client.inner.clone());
+        Ok(JetStream {
+            client,
+            ctx,
+            timeout,
+            consumers: HashMap::new(),
+            buckets: HashMap::new(),
+        })
     }
 
-    /// Connects to `url` and wraps the connection.
-    pub fn connect(url: &str, timeout: Duration) -> Result<JetStream> {
-        Ok(JetStream::new(Client::connect(url, timeout)?, timeout))
+    /// Connects to `endpoint` (see [`Client::connect`]).
+    pub fn connect(endpoint: impl Into<Endpoint>, timeout: Duration) -> Result<JetStream> {
+        JetStream::new(Client::connect(endpoint, timeout)?, timeout)
     }
 
     /// The connection underneath.
@@ -175,52 +202,50 @@ impl JetStream {
         &mut self.client
     }
 
-    fn api(&mut self, subject: &str, body: &Value) -> Result<Value> {
-        let body = serde_json::to_vec(body).map_err(|e| BrokerError::Protocol(e.to_string()))?;
-        let m = self.client.request(subject, &[], &body, self.timeout)?;
-        parse_api(&m.payload)
+    fn block<F: std::future::Future>(&self, f: F) -> Result<F::Output> {
+        Ok(runtime()?.block_on(f))
     }
 
-    /// Creates the stream, or checks that an identical one exists.
+    /// Creates stream `cfg.name`, or finds the identical one; returns its
+    /// [`stream_info`](Self::stream_info).
     pub fn create_stream(&mut self, cfg: &StreamConfig) -> Result<Value> {
-        check_name("stream", &cfg.name)?;
-        self.api(
-            &format!("$JS.API.STREAM.CREATE.{}", cfg.name),
-            &cfg.to_json(),
-        )
+        let config = cfg.to_nats();
+        let s = self
+            .block(self.ctx.create_stream(config))?
+            .map_err(|e| js_error(&e))?;
+        Ok(info_json(s.cached_info()))
     }
 
-    /// The stream's info (`config` and `state`: `messages`, `bytes`, `first_seq`, ...).
+    /// The stream's configuration and state as JSON (`state.messages`, `.bytes`,
+    /// `.first_seq`, `.last_seq`, `.consumer_count`; `config.name`, `.max_msgs`).
     pub fn stream_info(&mut self, name: &str) -> Result<Value> {
-        check_name("stream", name)?;
-        self.api(&format!("$JS.API.STREAM.INFO.{name}"), &json!({}))
+        let ctx = self.ctx.clone();
+        let name = name.to_string();
+        let info = self.block(async move {
+            let mut s = ctx.get_stream(name).await.map_err(|e| js_error(&e))?;
+            s.info().await.cloned().map_err(|e| js_error(&e))
+        })??;
+        Ok(info_json(&info))
     }
 
-    /// Publishes to a stream's subject and waits for the server's ack; `msg_id`
-    /// (header `Nats-Msg-Id`) makes a re-publish within the duplicate window a no-op.
-    /// A full stream with `discard: new` answers [`BrokerError::Api`] with
-    /// [`BrokerError::is_full`].
-    pub fn publish(
-        &mut self,
-        subject: &str,
-        msg_id: Option<&str>,
-        payload: &[u8],
-    ) -> Result<PubAck> {
-        let headers: Vec<(&str, &str)> = msg_id.map(|id| ("Nats-Msg-Id", id)).into_iter().collect();
+    /// Publishes `payload` on `subject`, de-duplicated by `id` if given; returns once
+    /// the stream has stored it.
+    pub fn publish(&mut self, subject: &str, id: Option<&str>, payload: &[u8]) -> Result<PubAck> {
+        let headers: Vec<(&str, &str)> = id.map(|i| ("Nats-Msg-Id", i)).into_iter().collect();
         self.publish_headers(subject, &headers, payload)
     }
 
-    /// [`JetStream::publish`] with message id `msg_id` and more header fields.
+    /// [`publish`](Self::publish) with more headers.
     pub fn publish_with_headers(
         &mut self,
         subject: &str,
-        msg_id: &str,
-        extra: &[(&str, &str)],
+        id: &str,
+        headers: &[(&str, &str)],
         payload: &[u8],
     ) -> Result<PubAck> {
-        let mut headers = vec![("Nats-Msg-Id", msg_id)];
-        headers.extend_from_slice(extra);
-        self.publish_headers(subject, &headers, payload)
+        let mut all = vec![("Nats-Msg-Id", id)];
+        all.extend_from_slice(headers);
+        self.publish_headers(subject, &all, payload)
     }
 
     fn publish_headers(
@@ -229,97 +254,116 @@ impl JetStream {
         headers: &[(&str, &str)],
         payload: &[u8],
     ) -> Result<PubAck> {
-        let m = self
-            .client
-            .request(subject, headers, payload, self.timeout)?;
-        let v = parse_api(&m.payload)?;
+        check_subject(subject)?;
+        if payload.len() > self.client.max_payload() {
+            return Err(BrokerError::Protocol(format!(
+                "a message of {} bytes exceeds the server's max_payload of {}",
+                payload.len(),
+                self.client.max_payload()
+            )));
+        }
+        let h = header_map(headers)?.unwrap_or_default();
+        let body = bytes::Bytes::copy_from_slice(payload);
+        let ctx = self.ctx.clone();
+        let subject = subject.to_string();
+        let ack = self.block(async move {
+            let fut = ctx
+                .publish_with_headers(subject, h, body)
+                .await
+                .map_err(|e| js_error(&e))?;
+            fut.await.map_err(|e| js_error(&e))
+        })??;
         Ok(PubAck {
-            stream: v["stream"].as_str().unwrap_or_default().to_string(),
-            seq: v["seq"]
-                .as_u64()
-                .ok_or_else(|| BrokerError::Protocol(format!("publish ack without seq: {v}")))?,
-            duplicate: v["duplicate"].as_bool().unwrap_or(false),
+            stream: ack.stream,
+            seq: ack.sequence,
+            duplicate: ack.duplicate,
         })
     }
 
-    /// Creates the durable pull consumer (or finds the identical one).
+    /// Creates durable pull consumer `cfg.durable` on `stream` (explicit acks), or
+    /// finds the identical one.
     pub fn create_consumer(&mut self, stream: &str, cfg: &ConsumerConfig) -> Result<Value> {
-        check_name("stream", stream)?;
-        check_name("consumer", &cfg.durable)?;
-        let body = json!({
-            "stream_name": stream,
-            "config": {
-                "durable_name": cfg.durable,
-                "ack_policy": "explicit",
-                "deliver_policy": "all",
-                "ack_wait": cfg.ack_wait.as_nanos() as u64,
-                "max_ack_pending": cfg.max_ack_pending,
-                "max_deliver": -1,
-            }
-        });
-        self.api(
-            &format!("$JS.API.CONSUMER.CREATE.{stream}.{}", cfg.durable),
-            &body,
-        )
+        let config = consumer::pull::Config {
+            durable_name: Some(cfg.durable.clone()),
+            ack_policy: consumer::AckPolicy::Explicit,
+            ack_wait: cfg.ack_wait,
+            max_ack_pending: cfg.max_ack_pending,
+            ..Default::default()
+        };
+        let c = self
+            .block(self.ctx.create_consumer_on_stream(config, stream))?
+            .map_err(|e| js_error(&e))?;
+        let name = c.cached_info().name.clone();
+        self.consumers
+            .insert((stream.to_string(), cfg.durable.clone()), c);
+        Ok(json!({ "stream_name": stream, "name": name }))
     }
 
-    /// Deletes the durable consumer `durable` of `stream` (its unacked messages stay in
-    /// a work-queue stream, for the next consumer).
+    /// Deletes consumer `durable` of `stream` (its unacked deliveries return to the
+    /// stream).
     pub fn delete_consumer(&mut self, stream: &str, durable: &str) -> Result<Value> {
-        check_name("stream", stream)?;
-        check_name("consumer", durable)?;
-        self.api(
-            &format!("$JS.API.CONSUMER.DELETE.{stream}.{durable}"),
-            &json!({}),
-        )
+        self.consumers
+            .remove(&(stream.to_string(), durable.to_string()));
+        let r = self
+            .block(self.ctx.delete_consumer_from_stream(durable, stream))?
+            .map_err(|e| js_error(&e))?;
+        Ok(json!({ "success": r.success }))
     }
 
-    /// The next message for durable consumer `durable` of `stream`, waiting at most
-    /// `max_wait` (`None` when nothing came). Ack it with [`JetStream::ack`].
+    fn pull_consumer(&mut self, stream: &str, durable: &str) -> Result<consumer::PullConsumer> {
+        let key = (stream.to_string(), durable.to_string());
+        if let Some(c) = self.consumers.get(&key) {
+            return Ok(c.clone());
+        }
+        let c: consumer::PullConsumer = self
+            .block(self.ctx.get_consumer_from_stream(durable, stream))?
+            .map_err(|e| js_error(&e))?;
+        self.consumers.insert(key, c.clone());
+        Ok(c)
+    }
+
+    /// The next message for consumer `durable` of `stream`, waiting at most `wait`
+    /// (`None`: nothing came). Ack it with [`ack`](Self::ack).
     pub fn fetch(
         &mut self,
         stream: &str,
         durable: &str,
-        max_wait: Duration,
+        wait: Duration,
     ) -> Result<Option<Message>> {
-        check_name("stream", stream)?;
-        check_name("consumer", durable)?;
-        let (sid, reply) = self.client.new_inbox()?;
-        // The server ends the pull after `expires`; wait a little longer for its 408.
-        let body = json!({"batch": 1, "expires": max_wait.as_nanos() as u64});
-        let subject = format!("$JS.API.CONSUMER.MSG.NEXT.{stream}.{durable}");
-        self.client
-            .publish(&subject, Some(&reply), &[], body.to_string().as_bytes())?;
-        let deadline = Instant::now() + max_wait + Duration::from_millis(500).max(self.timeout / 4);
-        // A delivery arrives on the inbox under its own subject, with a `$JS.ACK`
-        // reply; a status (404, 408) under the reply subject. A delivery answering an
-        // earlier pull that timed out here is just as good (it is this consumer's).
-        let m = loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let Some(m) = self.client.next_message(sid, left)? else {
-                return Ok(None);
-            };
-            let delivery = m
-                .reply
-                .as_deref()
-                .is_some_and(|r| r.starts_with("$JS.ACK."));
-            if delivery || m.subject == reply {
-                break m;
+        let c = self.pull_consumer(stream, durable)?;
+        // The server ends a pull after `expires` (a 408 status, which async-nats turns
+        // into the end of the batch); one that never answers is a timeout.
+        let expires = wait.max(Duration::from_millis(10));
+        let limit = expires + self.timeout;
+        let got = self.block(async move {
+            let mut batch = c
+                .batch()
+                .max_messages(1)
+                .expires(expires)
+                .messages()
+                .await
+                .map_err(|e| js_error(&e))?;
+            match tokio::time::timeout(limit, batch.next()).await {
+                Err(_) => Err(BrokerError::Timeout),
+                Ok(None) => Ok(None),
+                Ok(Some(Err(e))) => Err(js_error(&*e)),
+                Ok(Some(Ok(m))) => Ok(Some(m)),
             }
-        };
-        match m.status {
-            None => Ok(Some(m)),
-            Some(404 | 408) => Ok(None),
-            Some(code) => Err(BrokerError::Api {
-                code,
-                err_code: 0,
-                description: m.description,
-            }),
-        }
+        })??;
+        Ok(got.map(|m| {
+            let delivery = m.info().ok().map(|i| Delivery {
+                stream_seq: i.stream_sequence,
+                delivered: u64::try_from(i.delivered).unwrap_or(0),
+            });
+            let mut out = Message::from_nats(m.message, 0);
+            out.delivery = delivery;
+            out
+        }))
     }
 
-    /// Acknowledges a delivered message and waits for the server to confirm, so that
-    /// an ack that returns was recorded.
+    /// Acknowledges a delivered message and waits for the server to confirm (a double
+    /// ack, docs.nats.io "Consumer Acknowledgements"), so that an ack that returns was
+    /// recorded.
     pub fn ack(&mut self, m: &Message) -> Result<()> {
         let reply = m
             .reply
@@ -332,147 +376,89 @@ impl JetStream {
     }
 
     /// Creates key-value bucket `bucket` (one value kept per key, values up to
-    /// `max_value_size` bytes), or finds the identical one.
+    /// `max_value_size` bytes, file storage), or updates the existing one to these
+    /// settings.
     pub fn kv_create(&mut self, bucket: &str, max_value_size: i32) -> Result<Value> {
-        check_name("bucket", bucket)?;
-        let cfg = StreamConfig {
-            work_queue: false,
-            discard_new: true,
-            max_msg_size: max_value_size,
-            max_msgs_per_subject: 1,
-            allow_direct: true,
-            ..StreamConfig::work_queue(&format!("KV_{bucket}"), &[&format!("$KV.{bucket}.>")])
+        let cfg = kv::Config {
+            bucket: bucket.to_string(),
+            history: 1,
+            max_value_size,
+            storage: stream::StorageType::File,
+            num_replicas: 1,
+            ..Default::default()
         };
-        let mut body = cfg.to_json();
-        body["allow_rollup_hdrs"] = json!(true);
-        body["deny_delete"] = json!(true);
-        body["discard_new_per_subject"] = json!(false);
-        self.api(&format!("$JS.API.STREAM.CREATE.{}", cfg.name), &body)
+        let store = self
+            .block(self.ctx.create_or_update_key_value(cfg))?
+            .map_err(|e| js_error(&e))?;
+        self.buckets.insert(bucket.to_string(), store);
+        Ok(json!({ "bucket": bucket }))
     }
 
-    /// Writes `value` under `key`; returns its revision (the stream sequence).
-    pub fn kv_put(&mut self, bucket: &str, key: &str, value: &[u8]) -> Result<u64> {
-        check_name("bucket", bucket)?;
-        check_key(key)?;
-        Ok(self
-            .publish(&format!("$KV.{bucket}.{key}"), None, value)?
-            .seq)
-    }
-
-    /// The latest value of `key` with its revision, `None` if never written (or the
-    /// bucket does not exist yet).
-    pub fn kv_get(&mut self, bucket: &str, key: &str) -> Result<Option<(u64, Vec<u8>)>> {
-        check_name("bucket", bucket)?;
-        check_key(key)?;
-        let body = json!({"last_by_subj": format!("$KV.{bucket}.{key}")}).to_string();
-        let timeout = self.timeout;
-        // A bucket nobody has created has no responders: no value yet.
-        let m = match self.client.request(
-            &format!("$JS.API.DIRECT.GET.KV_{bucket}"),
-            &[],
-            body.as_bytes(),
-            timeout,
-        ) {
-            Err(BrokerError::NoResponders) => return Ok(None),
-            other => other?,
-        };
-        match m.status {
-            Some(404) => Ok(None),
-            Some(code) => Err(BrokerError::Api {
-                code,
-                err_code: 0,
-                description: m.description,
-            }),
-            None => {
-                let seq = m
-                    .header("Nats-Sequence")
-                    .and_then(|s| s.parse().ok())
-                    .ok_or_else(|| {
-                        BrokerError::Protocol("direct get without Nats-Sequence".into())
-                    })?;
-                Ok(Some((seq, m.payload)))
+    /// The bucket (`None`: it does not exist).
+    fn store(&mut self, bucket: &str) -> Result<Option<kv::Store>> {
+        if let Some(s) = self.buckets.get(bucket) {
+            return Ok(Some(s.clone()));
+        }
+        match self.block(self.ctx.get_key_value(bucket))? {
+            Ok(s) => {
+                self.buckets.insert(bucket.to_string(), s.clone());
+                Ok(Some(s))
             }
+            Err(e) => match js_error(&e) {
+                // 404: stream (bucket) not found.
+                BrokerError::Api { code: 404, .. } => Ok(None),
+                other => Err(other),
+            },
         }
     }
-}
 
-/// A JetStream API answer: the JSON, or its `error` as [`BrokerError::Api`].
-fn parse_api(payload: &[u8]) -> Result<Value> {
-    let v: Value = serde_json::from_slice(payload).map_err(|e| {
-        BrokerError::Protocol(format!(
-            "JetStream answer is not JSON ({e}): {:?}",
-            String::from_utf8_lossy(&payload[..payload.len().min(200)])
-        ))
-    })?;
-    if let Some(err) = v.get("error") {
-        return Err(BrokerError::Api {
-            code: err["code"].as_u64().unwrap_or(0) as u16,
-            err_code: err["err_code"].as_u64().unwrap_or(0) as u32,
-            description: err["description"].as_str().unwrap_or("").to_string(),
-        });
+    /// Writes `value` under `key`; returns its revision.
+    pub fn kv_put(&mut self, bucket: &str, key: &str, value: &[u8]) -> Result<u64> {
+        let store = self.store(bucket)?.ok_or_else(|| BrokerError::Api {
+            code: 404,
+            err_code: 10059,
+            description: format!("no bucket {bucket:?}"),
+        })?;
+        let v = bytes::Bytes::copy_from_slice(value);
+        let key = key.to_string();
+        self.block(async move { store.put(key, v).await })?
+            .map_err(|e| match e.kind() {
+                kv::PutErrorKind::InvalidKey => BrokerError::Protocol(chain(&e)),
+                _ => js_error(&e),
+            })
     }
-    Ok(v)
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ack_subjects_give_the_delivery() {
-        let mut m = Message {
-            subject: "t".into(),
-            sid: 1,
-            reply: Some("$JS.ACK.TRAJ.learner.3.17.9.1700000000.4".into()),
-            status: None,
-            description: String::new(),
-            headers: vec![],
-            payload: vec![],
+    /// The latest value of `key` and its revision (`None`: no such key or bucket, or
+    /// the key was deleted).
+    pub fn kv_get(&mut self, bucket: &str, key: &str) -> Result<Option<(u64, Vec<u8>)>> {
+        let Some(store) = self.store(bucket)? else {
+            return Ok(None);
         };
-        assert_eq!(
-            Delivery::of(&m),
-            Some(Delivery {
-                stream_seq: 17,
-                delivered: 3
-            })
-        );
-        m.reply = Some("$JS.ACK.dom.acchash.TRAJ.learner.2.5.4.1700000000.0.tok".into());
-        assert_eq!(
-            Delivery::of(&m),
-            Some(Delivery {
-                stream_seq: 5,
-                delivered: 2
-            })
-        );
-        for bad in ["_INBOX.x", "$JS.ACK.a.b", "$JS.ACK.S.c.x.y.1.2.3"] {
-            m.reply = Some(bad.into());
-            assert_eq!(Delivery::of(&m), None, "{bad}");
-        }
+        let key = key.to_string();
+        let entry = self
+            .block(async move { store.entry(key).await })?
+            .map_err(|e| match e.kind() {
+                kv::EntryErrorKind::InvalidKey => BrokerError::Protocol(chain(&e)),
+                kv::EntryErrorKind::TimedOut => BrokerError::Timeout,
+                _ => js_error(&e),
+            })?;
+        Ok(entry
+            .filter(|e| e.operation == kv::Operation::Put)
+            .map(|e| (e.revision, e.value.to_vec())))
     }
+}
 
-    #[test]
-    fn api_errors_are_typed() {
-        let e = parse_api(
-            br#"{"error":{"code":503,"err_code":10077,"description":"maximum messages exceeded"}}"#,
-        )
-        .unwrap_err();
-        assert!(e.is_full(), "{e}");
-        assert!(matches!(
-            parse_api(b"not json"),
-            Err(BrokerError::Protocol(_))
-        ));
-        assert!(parse_api(br#"{"stream":"S","seq":1}"#).is_ok());
-    }
-
-    #[test]
-    fn names_and_keys_are_checked() {
-        assert!(check_name("stream", "TRAJ_1-a").is_ok());
-        for bad in ["", "a.b", "a b", "a*", "a>"] {
-            assert!(check_name("stream", bad).is_err(), "{bad}");
-        }
-        assert!(check_key("params.latest").is_ok());
-        for bad in ["", ".a", "a..b", "a b", "a*"] {
-            assert!(check_key(bad).is_err(), "{bad}");
-        }
-    }
+/// The parts of a stream's info the callers read, as JSON.
+fn info_json(i: &stream::Info) -> Value {
+    json!({
+        "config": {
+            "name": i.config.name, "subjects": i.config.subjects,
+            "max_msgs": i.config.max_messages, "max_msg_size": i.config.max_message_size,
+        },
+        "state": {
+            "messages": i.state.messages, "bytes": i.state.bytes,
+            "first_seq": i.state.first_sequence, "last_seq": i.state.last_sequence,
+            "consumer_count": i.state.consumer_count,
+        },
+    })
 }

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::jetstream::{ConsumerConfig, Delivery, JetStream, StreamConfig};
-use crate::{BrokerError, Result};
+use crate::{BrokerError, Endpoint, Result};
 
 /// Version of the messages' layout; a worker of another version is refused.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -86,9 +86,12 @@ pub fn setup(js: &mut JetStream, cap: Capacity) -> Result<()> {
 }
 
 /// Retries `op` on a fresh connection after socket errors and timeouts, until
-/// `give_up` passes; other errors return at once.
+/// `give_up` passes; other errors (refused credentials, TLS, a bad URL) return at
+/// once. async-nats reconnects a connection by itself too, but a request that times
+/// out meanwhile is not retried by it; a fresh connection here keeps the old
+/// behaviour (and its tests) exact.
 fn with_reconnect<T>(
-    url: &str,
+    url: &Endpoint,
     js: &mut Option<JetStream>,
     give_up: Instant,
     mut op: impl FnMut(&mut JetStream) -> Result<T>,
@@ -98,7 +101,7 @@ fn with_reconnect<T>(
         if js.is_none() {
             match JetStream::connect(url, Duration::from_secs(5)) {
                 Ok(c) => *js = Some(c),
-                Err(e) if Instant::now() >= give_up => return Err(e),
+                Err(e) if !e.is_transient() || Instant::now() >= give_up => return Err(e),
                 Err(_) => {
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_secs(1));
@@ -123,7 +126,7 @@ fn with_reconnect<T>(
 
 /// A worker's sending end.
 pub struct Publisher {
-    url: String,
+    url: Endpoint,
     js: Option<JetStream>,
     worker: String,
     epoch: u64,
@@ -142,8 +145,13 @@ pub struct Publisher {
 
 impl Publisher {
     /// A publisher for worker `worker` (letters, digits, `-`, `_`) of learner epoch
-    /// `epoch`.
-    pub fn new(url: &str, worker: &str, epoch: u64, cap: Capacity) -> Result<Publisher> {
+    /// `epoch`, at `url` (a URL list, or an [`Endpoint`] with credentials).
+    pub fn new(
+        url: impl Into<Endpoint>,
+        worker: &str,
+        epoch: u64,
+        cap: Capacity,
+    ) -> Result<Publisher> {
         if worker.is_empty()
             || !worker
                 .bytes()
@@ -154,7 +162,7 @@ impl Publisher {
             )));
         }
         Ok(Publisher {
-            url: url.to_string(),
+            url: url.into(),
             js: None,
             worker: worker.to_string(),
             epoch,
@@ -226,7 +234,7 @@ pub struct Received {
 
 /// The learner's receiving end.
 pub struct Consumer {
-    url: String,
+    url: Endpoint,
     js: Option<JetStream>,
     epoch: u64,
     max_batch_bytes: usize,
@@ -255,10 +263,11 @@ pub struct Consumer {
 pub const REMEMBERED_IDS: usize = 1 << 16;
 
 impl Consumer {
-    /// The consumer of learner epoch `epoch`.
-    pub fn new(url: &str, epoch: u64, cap: Capacity) -> Consumer {
+    /// The consumer of learner epoch `epoch`, at `url` (a URL list, or an
+    /// [`Endpoint`] with credentials).
+    pub fn new(url: impl Into<Endpoint>, epoch: u64, cap: Capacity) -> Consumer {
         Consumer {
-            url: url.to_string(),
+            url: url.into(),
             js: None,
             epoch,
             max_batch_bytes: cap.max_batch_bytes,
@@ -383,17 +392,17 @@ pub fn unix_nanos() -> u64 {
 
 /// The run's bucket: settings, the latest parameters, the stop flag.
 pub struct Board {
-    url: String,
+    url: Endpoint,
     js: Option<JetStream>,
     /// Give up reconnecting after this long.
     pub patience: Duration,
 }
 
 impl Board {
-    /// The bucket at `url`.
-    pub fn new(url: &str) -> Board {
+    /// The bucket at `url` (a URL list, or an [`Endpoint`] with credentials).
+    pub fn new(url: impl Into<Endpoint>) -> Board {
         Board {
-            url: url.to_string(),
+            url: url.into(),
             js: None,
             patience: Duration::from_secs(60),
         }

@@ -5,7 +5,9 @@
 //! `scripts/requirements-python.txt`, installed into the project's `.venv` by
 //! `scripts/setup`); `NATS_SERVER` names another one. The server listens on
 //! 127.0.0.1 only, on a port it picks itself (read back from its ports file) unless
-//! one is given, and keeps its JetStream files in the folder given.
+//! one is given, and keeps its JetStream files in the folder given. More configuration
+//! (a `tls { … }` or `authorization { … }` block, docs.nats.io "Configuring NATS
+//! Server") can be appended with [`LocalServer::start_with_config`].
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -46,17 +48,29 @@ pub struct LocalServer {
     port: u16,
     store: PathBuf,
     binary: PathBuf,
+    extra: String,
 }
 
 impl LocalServer {
     /// Starts a server keeping its files under `store`, on `port` (`None`: one the
     /// server picks), and waits until it accepts connections.
     pub fn start(store: &Path, port: Option<u16>) -> Result<LocalServer> {
-        let binary = find_binary()?;
-        Self::start_with(&binary, store, port)
+        Self::start_with_config(store, port, "")
     }
 
-    fn start_with(binary: &Path, store: &Path, port: Option<u16>) -> Result<LocalServer> {
+    /// [`start`](Self::start) with `extra` appended to the server's configuration
+    /// file (e.g. `tls { cert_file: …, key_file: … }` or `authorization { … }`).
+    pub fn start_with_config(store: &Path, port: Option<u16>, extra: &str) -> Result<LocalServer> {
+        let binary = find_binary()?;
+        Self::start_with(&binary, store, port, extra)
+    }
+
+    fn start_with(
+        binary: &Path,
+        store: &Path,
+        port: Option<u16>,
+        extra: &str,
+    ) -> Result<LocalServer> {
         let ports_dir = store.join("ports");
         std::fs::create_dir_all(&ports_dir)?;
         for e in std::fs::read_dir(&ports_dir)?.flatten() {
@@ -68,7 +82,8 @@ impl LocalServer {
             &conf,
             format!(
                 "host: 127.0.0.1\nport: {port_conf}\nmax_payload: {MAX_PAYLOAD}\n\
-                 jetstream {{\n  store_dir: {:?}\n  max_file_store: 4G\n  max_memory_store: 64M\n}}\n",
+                 jetstream {{\n  store_dir: {:?}\n  max_file_store: 4G\n  max_memory_store: 64M\n}}\n\
+                 {extra}\n",
                 store.join("js")
             ),
         )?;
@@ -88,12 +103,15 @@ impl LocalServer {
             port: 0,
             store: store.to_path_buf(),
             binary: binary.to_path_buf(),
+            extra: extra.to_string(),
         };
         server.port = server.wait_ready(&ports_dir, Duration::from_secs(20))?;
         Ok(server)
     }
 
-    /// Reads the port from the ports file, then waits until a client can connect.
+    /// Reads the port from the ports file, then waits until the port accepts a TCP
+    /// connection (a plain socket, so that a server demanding TLS or credentials is
+    /// ready by the same test).
     fn wait_ready(&mut self, ports_dir: &Path, timeout: Duration) -> Result<u16> {
         let deadline = Instant::now() + timeout;
         let log = || {
@@ -113,8 +131,8 @@ impl LocalServer {
                 )));
             }
             if let Some(port) = read_port(ports_dir) {
-                let url = format!("nats://127.0.0.1:{port}");
-                if crate::Client::connect(&url, Duration::from_secs(2)).is_ok() {
+                let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+                if std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(2)).is_ok() {
                     return Ok(port);
                 }
             }
@@ -154,10 +172,11 @@ impl LocalServer {
         let binary = self.binary.clone();
         let store = self.store.clone();
         let port = self.port;
+        let extra = self.extra.clone();
         // The port may take a moment to be free again.
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
-            match Self::start_with(&binary, &store, Some(port)) {
+            match Self::start_with(&binary, &store, Some(port), &extra) {
                 Ok(s) => {
                     // The old handle's drop finds its process already gone.
                     *self = s;

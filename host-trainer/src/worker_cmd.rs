@@ -24,9 +24,9 @@ use std::time::{Duration, Instant};
 use anyhow::{anyhow, bail, Context, Result};
 use broker::pipeline::{Board, Publisher};
 use engine::rng::Rng;
-use host_trainer::train::config::TrainConfig;
+use host_trainer::train::config::{BrokerAuth, TrainConfig};
 use host_trainer::train::opponents::OpponentMix;
-use host_trainer::train::remote::capacity;
+use host_trainer::train::remote::{capacity, endpoint};
 use host_trainer::train::run::model_config;
 use host_trainer::train::selfplay::TrajectoryBatch;
 use host_trainer::train::workers::{spawn_selfplay, worker_setup};
@@ -36,9 +36,14 @@ use crate::worker_replay::{emulate, samples_in, Recorder, Recording, NO_VERSION}
 /// Arguments of `host-trainer worker`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The NATS JetStream server the learner uses (`nats://HOST:PORT`).
+    /// The NATS JetStream server the learner uses (`nats://HOST:PORT`,
+    /// `tls://HOST:PORT`, or several separated by commas for failover).
     #[arg(long)]
     pub broker: String,
+    /// How to log in to the broker and trust its certificate (`--broker-*`; secrets
+    /// from `NATS_TOKEN`, `NATS_USER`, `NATS_PASSWORD`).
+    #[command(flatten)]
+    pub broker_auth: BrokerAuth,
     /// Self-play threads.
     #[arg(long, default_value_t = 1)]
     pub threads: usize,
@@ -133,7 +138,7 @@ pub fn run(args: Args) -> Result<()> {
     let deadline = (args.max_minutes > 0.0)
         .then(|| Instant::now() + Duration::from_secs_f64(args.max_minutes * 60.0));
     let patience = Duration::from_secs_f64(args.patience);
-    let mut board = Board::new(&args.broker);
+    let mut board = Board::new(endpoint(&args.broker, &args.broker_auth)?);
     board.patience = patience;
     loop {
         let settings = wait_for_run(&mut board, patience)?;
@@ -364,8 +369,9 @@ fn play_epoch(
         serde_json::from_value(settings["train"].clone()).context("the run's training settings")?;
     let stop = Arc::new(AtomicBool::new(false));
     let (tx, rx) = mpsc::sync_channel::<Vec<u8>>(4);
+    let ep = endpoint(&args.broker, &args.broker_auth)?;
     let players = start_players(args, name, &cfg, resumes, recording, tx, &stop)?;
-    let mut publisher = Publisher::new(&args.broker, name, epoch, capacity(&cfg))?;
+    let mut publisher = Publisher::new(ep, name, epoch, capacity(&cfg))?;
     publisher.patience = board.patience;
     let cancel = publisher.cancel.clone();
     let sender = start_sender(args, settings, publisher, rx)?;

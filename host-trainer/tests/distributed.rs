@@ -415,3 +415,56 @@ fn emulated_workers_replay_a_recording() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `worker` and `train` with the broker's login flags and environment: the right
+/// token (from a file or `NATS_TOKEN`) is let in (the worker then finds no run within
+/// its patience), a wrong one ends the command with an error that says so.
+#[test]
+fn broker_credentials_reach_the_worker_and_the_learner() {
+    let dir = std::env::temp_dir().join(format!("mahjong-creds-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let conf = "authorization {\n  token: \"s3cret-token\"\n}\n";
+    let server = LocalServer::start_with_config(&dir.join("nats"), None, conf).unwrap();
+    let url = server.url();
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "s3cret-token\n").unwrap();
+    let run = |args: &[&str], token: Option<&str>| {
+        let mut c = Command::new(EXE);
+        c.args(args).env_remove("NATS_TOKEN").stdin(Stdio::null());
+        if let Some(t) = token {
+            c.env("NATS_TOKEN", t);
+        }
+        let out = c.output().unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let worker = ["worker", "--broker", &url, "--patience", "1"];
+    let with_file = [
+        &worker[..],
+        &["--broker-token-file", &token_file.display().to_string()],
+    ]
+    .concat();
+    for (ok, err) in [run(&with_file, None), run(&worker, Some("s3cret-token"))] {
+        assert!(!ok && err.contains("no running learner"), "{err}");
+    }
+    for token in [Some("wrong"), None] {
+        let (ok, err) = run(&worker, token);
+        assert!(!ok && err.contains("broker authorization failed"), "{err}");
+    }
+    let runs = dir.join("runs").display().to_string();
+    let train = [
+        "train",
+        "--broker",
+        &url,
+        "--runs",
+        &runs,
+        "--max-updates",
+        "1",
+    ];
+    let (ok, err) = run(&train, Some("wrong"));
+    assert!(!ok && err.contains("broker authorization failed"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -151,10 +151,15 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 0)]
     pub workers: usize,
     /// Also take trajectories from `host-trainer worker` processes through this NATS
-    /// JetStream server (`nats://HOST:PORT`; needs the `distributed` feature). The
-    /// learner creates the stream, its consumer and the run's bucket there.
+    /// JetStream server (`nats://HOST:PORT`, `tls://HOST:PORT`, or several separated
+    /// by commas for failover; needs the `distributed` feature). The learner creates
+    /// the stream, its consumer and the run's bucket there.
     #[arg(long)]
     pub broker: Option<String>,
+    /// How to log in to the broker and trust its certificate (`--broker-*`).
+    #[command(flatten)]
+    #[serde(skip)]
+    pub broker_auth: BrokerAuth,
     /// With --broker: no self-play threads in the learner's process (all trajectories
     /// come from remote workers).
     #[arg(long)]
@@ -342,6 +347,46 @@ pub struct TrainConfig {
     pub run_dir: Option<PathBuf>,
 }
 
+/// How `train --broker` and `worker --broker` authenticate to the NATS server and
+/// which CA they trust: files only, so that no secret shows in a process listing.
+/// Secrets that are no file come from the environment: `NATS_TOKEN` (a token),
+/// `NATS_USER` and `NATS_PASSWORD` (instead of `user:pass@` in the URL).
+#[derive(clap::Args, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrokerAuth {
+    /// A NATS `.creds` file (user JWT and NKey seed, as `nsc` writes it).
+    #[arg(long, value_name = "FILE")]
+    pub broker_creds: Option<PathBuf>,
+    /// A file holding the NKey seed (`SU…`) of the broker user.
+    #[arg(long, value_name = "FILE")]
+    pub broker_nkey: Option<PathBuf>,
+    /// A file holding the broker's token (else `$NATS_TOKEN`, if set).
+    #[arg(long, value_name = "FILE")]
+    pub broker_token_file: Option<PathBuf>,
+    /// PEM certificates of the private CA that signed the broker's TLS certificate
+    /// (besides the system's roots).
+    #[arg(long, value_name = "FILE")]
+    pub broker_ca: Option<PathBuf>,
+}
+
+impl BrokerAuth {
+    /// The flags that reproduce these settings (paths only: nothing secret).
+    pub fn args(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (flag, v) in [
+            ("--broker-creds", &self.broker_creds),
+            ("--broker-nkey", &self.broker_nkey),
+            ("--broker-token-file", &self.broker_token_file),
+            ("--broker-ca", &self.broker_ca),
+        ] {
+            if let Some(p) = v {
+                out.push(flag.to_string());
+                out.push(p.display().to_string());
+            }
+        }
+        out
+    }
+}
+
 /// Settings a `--resume` takes from its command line when given there: when to stop
 /// and how to evaluate, which do not change what the run learns. (Budgets, device,
 /// workers, the broker, learner threads and `--quiet` always come from the command
@@ -491,6 +536,7 @@ impl TrainConfig {
         self.device = cli.device;
         self.workers = cli.workers;
         self.broker = cli.broker.clone();
+        self.broker_auth = cli.broker_auth.clone();
         self.no_local_workers = cli.no_local_workers;
         self.learner_threads = cli.learner_threads;
         self.quiet = cli.quiet;
@@ -530,6 +576,7 @@ impl TrainConfig {
         if self.quiet {
             put("--quiet", None);
         }
+        out.extend(self.broker_auth.args());
         out
     }
 }
@@ -570,6 +617,14 @@ mod tests {
             "2",
             "--broker",
             "nats://h:4222",
+            "--broker-creds",
+            "u.creds",
+            "--broker-nkey",
+            "u.nk",
+            "--broker-token-file",
+            "token",
+            "--broker-ca",
+            "ca.pem",
             "--no-local-workers",
             "--quiet",
         ]);
@@ -582,7 +637,7 @@ mod tests {
         let mut expected = TrainConfig::parse_from(["train", "--seed", "9"]);
         expected.take_session_settings(&cli);
         assert_eq!(taken, expected);
-        assert_eq!(args.len(), 14, "{args:?}");
+        assert_eq!(args.len(), 22, "{args:?}");
         assert!(TrainConfig::parse_from(["train"]).session_args().is_empty());
     }
 

@@ -23,7 +23,32 @@ use std::time::Duration;
 use anyhow::{anyhow, Context, Result};
 use broker::pipeline::{self, Board, Capacity, Consumer};
 
-use super::config::TrainConfig;
+use super::config::{BrokerAuth, TrainConfig};
+
+/// Where the broker is and how to log in: `url` (one or several, comma-separated),
+/// the `--broker-*` files, and the secrets the environment holds (`NATS_TOKEN`, or
+/// `NATS_USER` with `NATS_PASSWORD`), which no process listing shows.
+pub fn endpoint(url: &str, auth: &BrokerAuth) -> Result<broker::Endpoint> {
+    let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+    let token = match &auth.broker_token_file {
+        Some(p) => Some(
+            std::fs::read_to_string(p)
+                .with_context(|| format!("reading the broker token file {}", p.display()))?
+                .trim()
+                .to_string(),
+        ),
+        None => env("NATS_TOKEN"),
+    };
+    Ok(broker::Endpoint {
+        urls: url.to_string(),
+        creds_file: auth.broker_creds.clone(),
+        nkey_file: auth.broker_nkey.clone(),
+        user: env("NATS_USER"),
+        password: env("NATS_PASSWORD"),
+        token,
+        ca_file: auth.broker_ca.clone(),
+    })
+}
 
 /// The run folder's log of the batches taken from the broker (`id stream-seq
 /// deliveries` per line).
@@ -72,7 +97,8 @@ impl Remote {
         handles: &mut Vec<JoinHandle<Result<()>>>,
     ) -> Result<Remote> {
         let cap = capacity(cfg);
-        let mut js = broker::JetStream::connect(url, Duration::from_secs(10))
+        let ep = endpoint(url, &cfg.broker_auth)?;
+        let mut js = broker::JetStream::connect(&ep, Duration::from_secs(10))
             .with_context(|| format!("connecting to the broker {url}"))?;
         let need = cap.max_params_bytes + 1024;
         if js.client().max_payload() < need {
@@ -85,10 +111,10 @@ impl Remote {
         pipeline::setup(&mut js, cap)
             .context("creating the trajectory stream and the run's bucket")?;
         let epoch = broker::client::random_u64() >> 1;
-        let mut board = Board::new(url);
+        let mut board = Board::new(&ep);
         board.put_config(&run_settings(cfg, epoch, resumes))?;
         board.set_stop(false)?;
-        let mut consumer = Consumer::new(url, epoch, cap);
+        let mut consumer = Consumer::new(&ep, epoch, cap);
         // Every batch taken, by id, appended to the run folder's `broker-taken.log`
         // (the fault tests check that no id is taken twice across learner sessions).
         let open = |name: &str| -> Result<Option<std::fs::File>> {
