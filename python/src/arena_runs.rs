@@ -86,6 +86,27 @@ fn to_dict<'py>(py: Python<'py>, report: &impl serde::Serialize) -> PyResult<Bou
     py.import("json")?.call_method1("loads", (text,))
 }
 
+/// Plays a line-up with the GIL released: the seats' bots and the factories of their
+/// `model` and `search` seats made, `play` run on a pool of `threads`, its report
+/// returned as a dict.
+fn play_lineup<'py, R: serde::Serialize + Send>(
+    py: Python<'py>,
+    seats: &[String],
+    rules: Rules,
+    model: Option<&PathBuf>,
+    threads: Option<usize>,
+    play: impl Fn(Vec<BotSpec>, Seating<'_>) -> Result<R> + Send + Sync,
+) -> PyResult<Bound<'py, PyAny>> {
+    let report = py
+        .detach(|| -> Result<R> {
+            let lineup = bots(seats)?;
+            let factories = Factories::new(&lineup, &rules, model)?;
+            on_pool(threads, || play(lineup.clone(), factories.seating()))
+        })
+        .map_err(arena_err)?;
+    to_dict(py, &report)
+}
+
 /// An arena error as the exception the package raises for it.
 fn arena_err(e: anyhow::Error) -> PyErr {
     ArenaError::new_err(format!("{e:#}"))
@@ -112,29 +133,26 @@ fn play_arena<'py>(
     model: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = preset(rules)?;
-    let report: ArenaReport = py
-        .detach(|| -> Result<ArenaReport> {
+    play_lineup(
+        py,
+        &seats,
+        rules,
+        model.as_ref(),
+        threads,
+        |bots, seating| {
             let cfg = ArenaConfig {
                 rules,
-                seats: bots(&seats)?,
+                seats: bots,
                 hands,
                 seed,
                 duplicate,
             };
-            let factories = Factories::new(&cfg.seats, &rules, model.as_ref())?;
-            on_pool(threads, || {
-                let start = std::time::Instant::now();
-                let stop = AtomicBool::new(false);
-                let walls = arena::play_walls_seated(&cfg, factories.seating(), &|| {}, &stop)?;
-                Ok(ArenaReport::from_walls(
-                    &cfg,
-                    &walls,
-                    start.elapsed().as_secs_f64(),
-                ))
-            })
-        })
-        .map_err(arena_err)?;
-    to_dict(py, &report)
+            let start = std::time::Instant::now();
+            let walls = arena::play_walls_seated(&cfg, seating, &|| {}, &AtomicBool::new(false))?;
+            let elapsed = start.elapsed().as_secs_f64();
+            Ok(ArenaReport::from_walls(&cfg, &walls, elapsed))
+        },
+    )
 }
 
 /// Plays `games` whole games (the rules' length: hanchan or east-only under the riichi
@@ -157,29 +175,26 @@ fn arena_games<'py>(
     model: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let rules = preset(rules)?;
-    let report: GamesReport = py
-        .detach(|| -> Result<GamesReport> {
+    play_lineup(
+        py,
+        &seats,
+        rules,
+        model.as_ref(),
+        threads,
+        |bots, seating| {
             let cfg = GamesConfig {
                 rules,
-                seats: bots(&seats)?,
+                seats: bots,
                 games,
                 seed,
                 duplicate,
             };
-            let factories = Factories::new(&cfg.seats, &rules, model.as_ref())?;
-            on_pool(threads, || {
-                let start = std::time::Instant::now();
-                let stop = AtomicBool::new(false);
-                let seeds = play_games(&cfg, factories.seating(), &|| {}, &stop)?;
-                Ok(GamesReport::from_games(
-                    &cfg,
-                    &seeds,
-                    start.elapsed().as_secs_f64(),
-                ))
-            })
-        })
-        .map_err(arena_err)?;
-    to_dict(py, &report)
+            let start = std::time::Instant::now();
+            let seeds = play_games(&cfg, seating, &|| {}, &AtomicBool::new(false))?;
+            let elapsed = start.elapsed().as_secs_f64();
+            Ok(GamesReport::from_games(&cfg, &seeds, elapsed))
+        },
+    )
 }
 
 /// Adds the functions to the module.
