@@ -442,11 +442,8 @@ fn broker_credentials_reach_the_worker_and_the_learner() {
         )
     };
     let worker = ["worker", "--broker", &url, "--patience", "1"];
-    let with_file = [
-        &worker[..],
-        &["--broker-token-file", &token_file.display().to_string()],
-    ]
-    .concat();
+    let token_path = token_file.display().to_string();
+    let with_file = [&worker[..], &["--broker-token-file", &token_path]].concat();
     for (ok, err) in [run(&with_file, None), run(&worker, Some("s3cret-token"))] {
         assert!(!ok && err.contains("no running learner"), "{err}");
     }
