@@ -20,6 +20,23 @@ use futures_util::StreamExt;
 
 use crate::{chain, runtime, BrokerError, Result};
 
+/// Where a delivered message stands (async-nats parses its `$JS.ACK` reply subject,
+/// `jetstream::Message::info`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Delivery {
+    /// Its sequence number in the stream.
+    pub stream_seq: u64,
+    /// How many times it has been delivered (1 the first time).
+    pub delivered: u64,
+}
+
+impl Delivery {
+    /// Where `m` stands, if it is a JetStream delivery.
+    pub fn of(m: &Message) -> Option<Delivery> {
+        m.delivery
+    }
+}
+
 /// A received message.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Message {
@@ -38,7 +55,7 @@ pub struct Message {
     /// The payload.
     pub payload: Vec<u8>,
     /// Where a JetStream delivery stands (async-nats parses its ack subject).
-    pub(crate) delivery: Option<crate::jetstream::Delivery>,
+    pub(crate) delivery: Option<Delivery>,
 }
 
 impl Message {

@@ -14,6 +14,9 @@ use serde_json::{json, Value};
 use crate::client::{check_subject, header_map, Client, Endpoint, Message};
 use crate::{chain, runtime, BrokerError, Result};
 
+// Where a delivery stands lives beside the message that carries it.
+pub use crate::client::Delivery;
+
 /// A stream's settings (the ones the pipeline sets).
 #[derive(Clone, Debug, PartialEq)]
 pub struct StreamConfig {
@@ -103,23 +106,6 @@ pub struct PubAck {
     pub seq: u64,
     /// Whether its id had been stored before (nothing new was stored).
     pub duplicate: bool,
-}
-
-/// Where a delivered message stands (async-nats parses its `$JS.ACK` reply subject,
-/// `jetstream::Message::info`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Delivery {
-    /// Its sequence number in the stream.
-    pub stream_seq: u64,
-    /// How many times it has been delivered (1 the first time).
-    pub delivered: u64,
-}
-
-impl Delivery {
-    /// Where `m` stands, if it is a JetStream delivery.
-    pub fn of(m: &Message) -> Option<Delivery> {
-        m.delivery
-    }
 }
 
 /// What an async-nats JetStream error means: the API's own error (code and JetStream

@@ -197,9 +197,6 @@ pub fn config(args: &Args) -> Result<ArenaConfig> {
 /// Runs the subcommand: the line-ups (the second only with `--paired-with`) on the same
 /// walls, their tables, the paired differences, and the JSON file when asked.
 pub fn run(args: Args) -> Result<()> {
-    if args.games.is_some() {
-        return crate::arena_games_cmd::run(&args);
-    }
     let cfg = config(&args)?;
     let other = paired_lineup(&args, &cfg)?;
     let all: Vec<BotSpec> = cfg

@@ -101,6 +101,8 @@ fn run() -> anyhow::Result<()> {
     match cli.command {
         Command::Shanten(args) => shanten_cmd::run(args),
         Command::Score(args) => score_cmd::run(args),
+        // `--games N` plays whole games: its own command file, the same flags.
+        Command::Arena(args) if args.games.is_some() => arena_games_cmd::run(&args),
         Command::Arena(args) => arena_cmd::run(args),
         Command::Belief(args) => belief_cmd::run(args),
         #[cfg(feature = "train")]
