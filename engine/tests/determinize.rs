@@ -320,3 +320,35 @@ fn tsumogiri_marks_discards_of_the_drawn_tile() {
         );
     }
 }
+
+/// `legal_actions_of` from the observation alone equals the game's legal actions at
+/// every decision; with the live wall off by some tiles (a typed position whose
+/// discards do not account for every tile) it still does while the size stays in its
+/// legality class, and refuses a size in another class (an empty wall for a live one).
+#[test]
+fn legal_actions_of_observations_and_typed_live_walls() {
+    use engine::game::legal_actions_of;
+    for (name, rules) in presets() {
+        let (mut checked, mut shifted) = (0usize, 0usize);
+        each_decision(rules, 30, 41, |game, seat| {
+            let obs = game.observation(seat).unwrap();
+            let legal = game.legal_actions(seat);
+            assert_eq!(legal_actions_of(&obs), Ok(legal.clone()), "{name}: {obs:?}");
+            checked += 1;
+            if obs.live_wall > 2 {
+                let mut typed = obs.clone();
+                typed.live_wall += 1;
+                assert_eq!(legal_actions_of(&typed), Ok(legal.clone()), "{name}");
+                typed.live_wall = obs.live_wall - 1;
+                assert_eq!(legal_actions_of(&typed), Ok(legal), "{name}");
+                typed.live_wall = 0;
+                assert_eq!(legal_actions_of(&typed), Err(RuleError::BadSetup), "{name}");
+                shifted += 1;
+            }
+        });
+        assert!(
+            checked > 500 && shifted > 300,
+            "{name}: {checked} {shifted}"
+        );
+    }
+}

@@ -30,6 +30,10 @@
 //!
 //! Tsumo and ron are never forced: the engine offers them and a player decides.
 //!
+//! A position known only as an [`Observation`] (typed by a user, sent as JSON) has the
+//! same legality: [`legal_actions_of`] asks [`Game::legal_actions`] of a world dealt
+//! around it, so there is one legality to keep right.
+//!
 //! ## Riichi rules
 //! With [`Rules::riichi`](crate::Rules::riichi) set, the same loop plays riichi
 //! mahjong (the `riichi_flow` submodule): `Riichi(tile)`, `Kita` and `NineTerminals` become
