@@ -5,9 +5,10 @@
 //! file that ships (`models/default.onnx`), not the tch checkpoint it came from, so the
 //! published numbers describe what users run. It needs no libtorch.
 
+use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use engine::bots::Agent;
 use engine::encode::{action_mask, Encoding, MAX_ENCODED_LEN};
 use engine::game::{Action, LegalActions, Observation, NUM_ACTIONS};
@@ -129,6 +130,37 @@ impl Agent for OnnxAgent {
             }
         }
     }
+}
+
+/// The policy for `model` seats under `rules`: the ONNX file at `path` (its sidecar's
+/// rules must fit, `inference::shipped::rules_fit`), else the shipped model that fits the
+/// rules (`inference::shipped::fitting`); an error names what is missing.
+pub fn model_for_rules(path: Option<&Path>, rules: &engine::Rules) -> Result<Advisor> {
+    let rules_name = rules.preset_name().unwrap_or("custom");
+    let Some(path) = path else {
+        return match inference::shipped::fitting(rules)
+            .context("loading the shipped models compiled into this binary")?
+        {
+            Some(a) => Ok(a),
+            None => bail!(
+                "no shipped model fits the rules {rules_name} (shipped: {}); give a model file \
+                 for the `model` seats",
+                inference::shipped::shipped_rules().join(", ")
+            ),
+        };
+    };
+    let advisor = Advisor::load(path)
+        .with_context(|| format!("loading the model {} for the `model` seats", path.display()))?;
+    if let Some(sidecar) = advisor.sidecar() {
+        if !inference::shipped::rules_fit(&sidecar.rules, rules) {
+            bail!(
+                "the model {} was trained for rules {:?} but the arena plays {rules_name:?}",
+                path.display(),
+                sidecar.rules
+            );
+        }
+    }
+    Ok(advisor)
 }
 
 /// An arena factory seating `advisor` (greedy) in every custom seat. The tract plan is

@@ -698,6 +698,22 @@ extern "C" {
 const char *mj_version(void);
 
 /**
+ * Loads the shipped model (compiled into this library) that fits the rules preset
+ * `preset` (`"sanma"`, `"tenhou-sanma"`, `"tenhou-4p"`, their `-east` forms, ...): the
+ * advisor then advises games of exactly that preset. Free with `mj_advisor_free`. On
+ * error `*out` is untouched.
+ *
+ * Errors: `MJ_NULL_POINTER` (`preset`, `out`), `MJ_INVALID_ARGUMENT` (unknown preset or
+ * not UTF-8), `MJ_MODEL_MISMATCH` (no shipped model fits the preset, e.g.
+ * `"four-player"`).
+ *
+ * # Safety
+ * `preset` must be NULL or a NUL-terminated string; `out` must be NULL or valid for a
+ * write.
+ */
+enum mj_result mj_advisor_new_shipped(const char *preset, struct mj_advisor **out);
+
+/**
  * Loads a learned policy: the ONNX model at `model_path` and its JSON sidecar (the same
  * path with extension `.json`, e.g. `models/default.onnx` → `models/default.json`).
  * Checks that the model expects this library's observation encoding and was trained

@@ -15,7 +15,7 @@ use engine::Rules;
 use crate::bot::{decision, mj_advice, mj_ranked_action, MJ_ADVICE_POLICY};
 use crate::error::{guard, guard_infallible, mj_result, Error};
 use crate::game::mj_game;
-use crate::util::{in_ref, out_ptr, out_string, put};
+use crate::util::{in_ref, in_str, out_ptr, out_string, put};
 use crate::{MJ_MAX_LEGAL_ACTIONS, MJ_RULES_FOUR_PLAYER, MJ_RULES_SANMA};
 
 /// A learned-policy advisor: a loaded model with its sidecar. Opaque; create with
@@ -115,15 +115,68 @@ fn load(path: &std::path::Path) -> Result<mj_advisor, Error> {
             ),
         )
     })?;
-    let rules_code = if rules == Rules::sanma() {
+    Ok(handle(advisor, rules))
+}
+
+/// The handle of `advisor` advising games of `rules`.
+fn handle(advisor: inference::Advisor, rules: Rules) -> mj_advisor {
+    let rules_code = if rules.players == 3 {
         MJ_RULES_SANMA
     } else {
         MJ_RULES_FOUR_PLAYER
     };
-    Ok(mj_advisor {
+    mj_advisor {
         advisor,
         rules,
         rules_code,
+    }
+}
+
+/// The shipped model that fits the rules preset `name`.
+fn shipped(name: &str) -> Result<mj_advisor, Error> {
+    let rules = Rules::preset(name).ok_or_else(|| {
+        Error::invalid(format!(
+            "unknown rules preset {name:?} (try \"sanma\", \"tenhou-sanma\" or \"tenhou-4p\")"
+        ))
+    })?;
+    match inference::shipped::fitting(&rules).map_err(model_error)? {
+        Some(advisor) => Ok(handle(advisor, rules)),
+        None => Err(Error::new(
+            mj_result::MJ_MODEL_MISMATCH,
+            format!(
+                "no shipped model fits the rules preset {name:?} (shipped: {})",
+                inference::shipped::shipped_rules().join(", ")
+            ),
+        )),
+    }
+}
+
+/// Loads the shipped model (compiled into this library) that fits the rules preset
+/// `preset` (`"sanma"`, `"tenhou-sanma"`, `"tenhou-4p"`, their `-east` forms, ...): the
+/// advisor then advises games of exactly that preset. Free with `mj_advisor_free`. On
+/// error `*out` is untouched.
+///
+/// Errors: `MJ_NULL_POINTER` (`preset`, `out`), `MJ_INVALID_ARGUMENT` (unknown preset or
+/// not UTF-8), `MJ_MODEL_MISMATCH` (no shipped model fits the preset, e.g.
+/// `"four-player"`).
+///
+/// # Safety
+/// `preset` must be NULL or a NUL-terminated string; `out` must be NULL or valid for a
+/// write.
+#[no_mangle]
+pub unsafe extern "C" fn mj_advisor_new_shipped(
+    preset: *const c_char,
+    out: *mut *mut mj_advisor,
+) -> mj_result {
+    guard("mj_advisor_new_shipped", || {
+        // SAFETY: `preset` is NULL or NUL-terminated per the contract.
+        let name = unsafe { in_str(preset, "preset") }?;
+        out_ptr(out, "out")?;
+        let advisor = shipped(name)?;
+        let handle = Box::into_raw(Box::new(advisor));
+        // SAFETY: `out` is non-NULL (checked) and valid for a write per the contract.
+        unsafe { put(out, handle) };
+        Ok(())
     })
 }
 

@@ -797,3 +797,57 @@ fn shipped_model_through_the_abi() {
     let four = Game::new(MJ_RULES_FOUR_PLAYER, 3);
     assert_eq!(advisor.advise(&four, 0).unwrap_err(), MJ_MODEL_MISMATCH);
 }
+
+/// `mj_advisor_new_shipped` picks the shipped model that fits a preset: the riichi
+/// sanma model advises a tenhou-sanma game legally and refuses a game of other rules;
+/// a preset no shipped model fits, an unknown one and NULLs are clear errors that leave
+/// `*out` untouched.
+#[test]
+fn shipped_model_by_preset() {
+    let mut out = null_mut();
+    // SAFETY (all calls below): pointers valid or deliberately NULL.
+    unsafe {
+        assert_eq!(
+            mj_advisor_new_shipped(c"tenhou-sanma".as_ptr(), &mut out),
+            MJ_OK
+        );
+        let advisor = Advisor(out);
+        let mut info = std::mem::MaybeUninit::<mj_model_info>::uninit();
+        assert_eq!(mj_advisor_info(advisor.0, info.as_mut_ptr()), MJ_OK);
+        assert_eq!(info.assume_init().rules, MJ_RULES_SANMA);
+        let mut game = null_mut();
+        assert_eq!(
+            mj_game_new_preset(c"tenhou-sanma".as_ptr(), 4, &mut game),
+            MJ_OK
+        );
+        let g = Game(game);
+        let mut seats = [0u8; MJ_MAX_PLAYERS];
+        let mut n = 0;
+        mj_game_seats_to_act(g.0, seats.as_mut_ptr(), seats.len(), &mut n);
+        let legal = g.legal(seats[0]);
+        check_policy_advice(&advisor.advise(&g, seats[0]).unwrap(), &legal);
+        let plain = Game::new(MJ_RULES_SANMA, 4);
+        assert_eq!(advisor.advise(&plain, 0).unwrap_err(), MJ_MODEL_MISMATCH);
+
+        let mut untouched = std::ptr::dangling_mut::<mj_advisor>();
+        assert_eq!(
+            mj_advisor_new_shipped(c"four-player".as_ptr(), &mut untouched),
+            MJ_MODEL_MISMATCH
+        );
+        assert!(last_error().contains("no shipped model fits the rules preset \"four-player\""));
+        assert_eq!(
+            mj_advisor_new_shipped(c"riichi".as_ptr(), &mut untouched),
+            MJ_INVALID_ARGUMENT
+        );
+        assert!(last_error().contains("unknown rules preset \"riichi\""));
+        assert_eq!(untouched, std::ptr::dangling_mut::<mj_advisor>());
+        assert_eq!(
+            mj_advisor_new_shipped(null(), &mut untouched),
+            MJ_NULL_POINTER
+        );
+        assert_eq!(
+            mj_advisor_new_shipped(c"sanma".as_ptr(), null_mut()),
+            MJ_NULL_POINTER
+        );
+    }
+}

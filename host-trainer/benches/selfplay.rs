@@ -57,7 +57,7 @@ fn main() {
             win_bonus: 0.0,
             opponents: host_trainer::train::opponents::OpponentMix::SELF_ONLY,
             past_lag: 20,
-            record_teacher: false,
+            record_teacher: None,
             search: None,
             record_hidden: false,
         };

@@ -62,7 +62,7 @@ pub struct Args {
     #[command(flatten)]
     pub search: SearchArgs,
     /// The ONNX model (sidecar `NAME.json` beside it) played by `model` seats.
-    /// Default: the shipped model (`models/default.onnx`, compiled into this binary).
+    /// Default: the shipped model that fits `--rules` (compiled into this binary).
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// Hands to play (rounded up to a multiple of the player count in duplicate mode).
@@ -279,24 +279,11 @@ fn paired_lineup(args: &Args, cfg: &ArenaConfig) -> Result<Option<ArenaConfig>> 
     Ok(Some(b))
 }
 
-/// The `model` seats' policy: `--model`, else the shipped model, trained for the
-/// arena's rules.
+/// The `model` seats' policy: `--model` (trained for rules that fit the arena's), else
+/// the shipped model that fits the arena's rules.
 pub(crate) fn model_factory(args: &Args) -> Result<Box<arena::AgentFactory>> {
-    let advisor = match &args.model {
-        Some(p) => inference::Advisor::load(p)
-            .context("cannot load the model given by --model for the `model` seats")?,
-        None => inference::Advisor::shipped()
-            .context("loading the shipped model compiled into this binary")?,
-    };
-    if let Some(sidecar) = advisor.sidecar() {
-        if RulesArg::from_name(&sidecar.rules) != Some(args.rules) {
-            bail!(
-                "the model was trained for rules {:?} but the arena plays {:?}",
-                sidecar.rules,
-                args.rules.as_str()
-            );
-        }
-    }
+    let rules = args.rules.rules();
+    let advisor = policy::model_for_rules(args.model.as_deref(), &rules)?;
     policy::onnx_factory(Arc::new(advisor))
 }
 

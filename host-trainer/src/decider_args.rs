@@ -7,13 +7,17 @@ use std::path::PathBuf;
 use anyhow::{bail, Context, Result};
 use inference::Advisor;
 
-/// `--model`, `--search`, `--rollouts`, `--seed`.
+/// `--model`, `--shipped-model`, `--search`, `--rollouts`, `--seed`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct DeciderArgs {
     /// Use this ONNX model (its sidecar beside it; a model of encoding v2, trained on a
     /// riichi preset): its most probable legal action, and its probabilities in a review.
-    #[arg(long, conflicts_with = "search")]
+    #[arg(long, conflicts_with_all = ["search", "shipped_model"])]
     pub model: Option<PathBuf>,
+    /// Use the shipped model that fits the rules (the log's in a review, each game's in
+    /// mjai): `tenhou-4p`, `tenhou-sanma` or the default `sanma` model.
+    #[arg(long, conflicts_with = "search")]
+    pub shipped_model: bool,
     /// Use the rollout search (slower: a search per decision).
     #[arg(long)]
     pub search: bool,
@@ -31,6 +35,8 @@ pub enum Choice {
     Search { rollouts: u32, seed: u64 },
     /// `--model`: the loaded model.
     Model(Advisor),
+    /// `--shipped-model`: the shipped model that fits the rules, chosen by the caller.
+    Shipped,
     /// Neither flag.
     Default,
 }
@@ -48,12 +54,29 @@ impl DeciderArgs {
                 seed: self.seed,
             });
         }
+        if self.shipped_model {
+            return Ok(Choice::Shipped);
+        }
         match &self.model {
             Some(path) => Advisor::load(path)
                 .map(Choice::Model)
                 .with_context(|| format!("cannot load the model {}", path.display())),
             None => Ok(Choice::Default),
         }
+    }
+}
+
+/// The shipped model that fits `rules` (`what` names where the rules came from), or an
+/// error naming the shipped ones.
+pub fn shipped_for(rules: &engine::Rules, what: &str) -> Result<Advisor> {
+    match inference::shipped::fitting(rules).context("loading the shipped models")? {
+        Some(a) => Ok(a),
+        None => bail!(
+            "--shipped-model: no shipped model fits {what} ({} players, {}; shipped: {})",
+            rules.players,
+            rules.preset_name().unwrap_or("custom rules"),
+            inference::shipped::shipped_rules().join(", ")
+        ),
     }
 }
 

@@ -19,6 +19,9 @@ pub enum AdvisorArg {
     /// The efficiency bot (the arena's `eff`).
     #[default]
     Eff,
+    /// The defending bot (the arena's `defend`: efficiency play, push or fold against
+    /// riichi and open threats).
+    Defend,
 }
 
 /// Arguments of `host-trainer mjai`.
@@ -32,7 +35,7 @@ pub struct Args {
     #[arg(long, value_enum)]
     pub rules: Option<RulesArg>,
     /// The decider when neither --model nor --search is given.
-    #[arg(long, value_enum, default_value_t = AdvisorArg::Eff, conflicts_with_all = ["model", "search"])]
+    #[arg(long, value_enum, default_value_t = AdvisorArg::Eff, conflicts_with_all = ["model", "shipped_model", "search"])]
     pub advisor: AdvisorArg,
     /// The model or the search (the decider instead of --advisor).
     #[command(flatten)]
@@ -45,7 +48,11 @@ pub struct Args {
 fn decider(args: &Args, rules: Option<engine::Rules>) -> Result<Decider> {
     Ok(match args.decider.choice()? {
         Choice::Search { rollouts, seed } => Decider::Search { rollouts, seed },
-        Choice::Default => Decider::Efficiency,
+        Choice::Default => match args.advisor {
+            AdvisorArg::Eff => Decider::Efficiency,
+            AdvisorArg::Defend => Decider::Defend,
+        },
+        Choice::Shipped => Decider::Shipped(Default::default()),
         Choice::Model(advisor) => {
             // The game is played under riichi rules (every preset the bot accepts).
             let riichi = rules.unwrap_or_else(engine::Rules::tenhou_4p);

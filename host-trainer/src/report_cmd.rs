@@ -61,6 +61,11 @@ pub struct Args {
     /// A `belief --json` file (the belief evaluation in the search section).
     #[arg(long)]
     pub belief: Option<PathBuf>,
+    /// Game seeds of whole games against defending bots, each played once per seat
+    /// rotation (riichi models only; 0 = no whole games). Under riichi rules the model
+    /// also plays `--hands` hands against defending bots, paired with the defending bot.
+    #[arg(long, default_value_t = 0)]
+    pub games: u64,
 }
 
 /// Fails on the first argument, in the order listed, that cannot work; returns the
@@ -114,21 +119,28 @@ pub fn run(args: Args) -> Result<()> {
         command,
         search_runs: args.search_runs.clone(),
         belief: args.belief.clone(),
+        games: args.games,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads)
         .build()
         .context("building the thread pool")?;
-    // Walls of every arena, for the progress bar (every preset a model can be
-    // trained for has three players; a four-player one would only finish early).
-    let players = 3u64;
+    // Walls (and game seeds) of every arena, for the progress bar: the model's rules
+    // from its sidecar when it reads (an unreadable one fails in `generate`).
+    let sidecar_rules = inference::Sidecar::load(&inference::Sidecar::path_for(&args.model))
+        .ok()
+        .and_then(|s| engine::Rules::preset(&s.rules));
+    let players = sidecar_rules.map_or(3, |r| u64::from(r.players));
+    let riichi = sidecar_rules.is_some_and(|r| r.is_riichi());
     let ablation_models = args
         .ablation
         .iter()
         .filter(|d| d.join(report::ABLATION_MODEL).exists())
         .count() as u64;
-    let walls_total = (4 + 2 * u64::from(args.previous.is_some())) * args.hands.div_ceil(players)
-        + 2 * ablation_models * args.ablation_hands.div_ceil(players);
+    let line_ups = 4 + 2 * u64::from(args.previous.is_some()) + 2 * u64::from(riichi);
+    let walls_total = line_ups * args.hands.div_ceil(players)
+        + 2 * ablation_models * args.ablation_hands.div_ceil(players)
+        + 2 * u64::from(riichi) * args.games;
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {

@@ -8,6 +8,8 @@
 //! - `--model M.onnx`: the policy's probabilities (a model trained on a riichi preset,
 //!   observation encoding v2; the shipped v1 model does not fit riichi logs), cost in
 //!   value score as above;
+//! - `--shipped-model`: the same with the shipped model that fits the log's rules
+//!   (`tenhou-4p`, `tenhou-sanma`, or the default `sanma` model);
 //! - `--search`: determinized rollout search (`search::search`, worlds dealt from the
 //!   seat's view only), cost in estimated points per hand (the chosen candidate's mean
 //!   minus the played one's; the played action may be outside the pruned candidates).
@@ -21,7 +23,7 @@ use anyhow::{bail, Context, Result};
 use inference::Advisor;
 use mahjong_web::review::{review_log, seat_of, Ranker, Review, Row};
 
-use crate::decider_args::{check_fits, Choice, DeciderArgs};
+use crate::decider_args::{check_fits, shipped_for, Choice, DeciderArgs};
 use crate::logs_cmd::Input;
 
 /// Arguments of `host-trainer review`.
@@ -47,32 +49,43 @@ pub struct Args {
     pub decider: DeciderArgs,
 }
 
-/// The ranker the arguments ask for.
-fn ranker(args: &Args) -> Result<Ranker> {
+/// The ranker the arguments ask for; `None` for `--shipped-model`, whose model depends
+/// on each log's rules.
+fn ranker(args: &Args) -> Result<Option<Ranker>> {
     Ok(match args.decider.choice()? {
-        Choice::Search { rollouts, seed } => Ranker::Search { rollouts, seed },
-        Choice::Model(advisor) => Ranker::Advisor(advisor),
-        Choice::Default => Ranker::Advisor(Advisor::efficiency_only()),
+        Choice::Search { rollouts, seed } => Some(Ranker::Search { rollouts, seed }),
+        Choice::Model(advisor) => Some(Ranker::Advisor(advisor)),
+        Choice::Shipped => None,
+        Choice::Default => Some(Ranker::Advisor(Advisor::efficiency_only())),
     })
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> Result<()> {
-    let ranker = ranker(&args)?;
+    let fixed = ranker(&args)?;
     if args.html.is_some() && args.input.files.len() != 1 {
         bail!("--html writes one page: pass one log file");
     }
     for path in &args.input.files {
         let log = args.input.read(path)?;
         let seat = seat_of(&log, args.seat, args.player.as_deref())?;
-        if let Ranker::Advisor(a) = &ranker {
+        let shipped;
+        let ranker = match &fixed {
+            Some(r) => r,
+            None => {
+                let what = format!("the rules of {}", path.display());
+                shipped = Ranker::Advisor(shipped_for(&log.rules, &what)?);
+                &shipped
+            }
+        };
+        if let Ranker::Advisor(a) = ranker {
             check_fits(
                 a,
                 &log.rules,
                 &format!("{} is a riichi log", path.display()),
             )?;
         }
-        let review = review_log(&log, &path.display().to_string(), seat, &ranker)?;
+        let review = review_log(&log, &path.display().to_string(), seat, ranker)?;
         if let Some(out) = &args.html {
             let page = mahjong_web::html::review_html(&review)?;
             std::fs::write(out, page).with_context(|| format!("writing {}", out.display()))?;

@@ -110,7 +110,20 @@ fn review_summarises_one_seat() {
     let s: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(s["ranking"], "search");
     assert_eq!(s["decisions"].as_u64().unwrap(), n);
-    // The shipped model (encoding v1) does not fit a riichi log: a clear error.
+    // --shipped-model picks the shipped model that fits the log's rules (tenhou-sanma).
+    let (json, err, ok) = run_in(
+        "review",
+        &[&src, "--seat", "0", "--json", "--shipped-model"],
+        "",
+        None,
+    );
+    assert!(ok, "{err}");
+    let m: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(m["ranking"], "model");
+    assert_eq!(m["decisions"].as_u64().unwrap(), n);
+    let (_, err, ok) = run_in("review", &[&src, "--shipped-model", "--search"], "", None);
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+    // The default shipped model (encoding v1) does not fit a riichi log: a clear error.
     let shipped = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/default.onnx");
     let (_, err, ok) = run_in("review", &[&src, "--model", shipped], "", None);
     assert!(!ok && err.contains("encoding version 1"), "{err}");

@@ -449,6 +449,39 @@ fn mjai_command_plays_a_committed_stream() {
     );
 }
 
+/// The defending bot and the shipped four-player riichi model (picked by the game's
+/// rules) answer every line of the committed stream, each answer one the bot checked
+/// legal, and act on seat 3's draws.
+#[test]
+fn mjai_command_plays_with_the_defending_bot_and_the_shipped_model() {
+    let text = std::fs::read_to_string(STREAM).unwrap();
+    for args in [
+        &["--rules", "tenhou-4p-east", "--advisor", "defend"][..],
+        &["--shipped-model"][..],
+    ] {
+        let (out, err, ok) = cli_common::run_in("mjai", args, &text, None);
+        assert!(ok, "{args:?}: {err}");
+        let answers: Vec<Value> = out
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(answers.len(), text.lines().count(), "{args:?}");
+        let acted = answers.iter().filter(|a| a["type"] != "none").count();
+        assert!(acted >= 10, "{args:?}: {out}");
+        assert!(
+            !err.contains("warning"),
+            "{args:?}: the decider failed: {err}"
+        );
+    }
+    let (_, err, ok) = cli_common::run_in(
+        "mjai",
+        &["--shipped-model", "--advisor", "defend"],
+        "",
+        None,
+    );
+    assert!(!ok && err.contains("cannot be used with"), "{err}");
+}
+
 /// Feeds `lines` to a fresh efficiency bot of tenhou-4p and returns its replies.
 fn replies(lines: &[Value]) -> Vec<Value> {
     let mut b = bot(Rules::preset("tenhou-4p").unwrap());

@@ -151,7 +151,10 @@ fn arena_seats_the_model_and_refuses_other_rules() {
         &root,
     );
     assert!(!ok);
-    assert!(err.contains("trained for rules"), "{err}");
+    assert!(
+        err.contains("no shipped model fits the rules four-player"),
+        "{err}"
+    );
 }
 
 /// An ablation run folder with an exported model: the committed guidance-off run's

@@ -81,3 +81,53 @@ fn arena_seats_it_on_riichi_rules_only() {
     assert!(!refused.status.success());
     assert!(!String::from_utf8_lossy(&refused.stderr).is_empty());
 }
+
+/// Under riichi rules the report adds the section against defending bots: per hand,
+/// paired with the defending bot in the model's seat, and whole games with placement,
+/// with their targets checked.
+#[test]
+fn report_measures_it_against_defending_bots() {
+    let out = std::env::temp_dir().join(format!("riichi-report-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let run = folder().join("run");
+    let output = Command::new(env!("CARGO_BIN_EXE_host-trainer"))
+        .args(["report", "--run", run.to_str().unwrap()])
+        .args(["--model", model().to_str().unwrap()])
+        .args(["--out", out.to_str().unwrap()])
+        .args(["--hands", "24", "--games", "2", "--threads", "2", "--quiet"])
+        .output()
+        .expect("spawn host-trainer");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("against defending bots: points per hand"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("whole games against defending bots: average rank ≤ 1.90"),
+        "{stdout}"
+    );
+    let md = std::fs::read_to_string(out.join("REPORT.md")).unwrap();
+    for needle in [
+        "### Against two defending bots",
+        "| **model − defending bot** (paired by wall) | 24 |",
+        "### Whole games against defending bots",
+        "2 game seeds, each played once per rotation of the seats (6 games",
+        "| **model − defending bot** (paired by seed) | 6 |",
+    ] {
+        assert!(md.contains(needle), "{needle:?} missing from\n{md}");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let games = &json["defend"]["games"];
+    assert_eq!(games["model"]["games"], 6);
+    let rank = games["model"]["entrants"][0]["average_rank"]["mean"]
+        .as_f64()
+        .unwrap();
+    assert!((1.0..=3.0).contains(&rank), "{rank}");
+    let _ = std::fs::remove_dir_all(&out);
+}

@@ -17,7 +17,7 @@ use host_trainer::train::opponents::OpponentMix;
 use host_trainer::train::run::CONFIG_FILE;
 use host_trainer::train::search_teacher::SearchTeacherSetup;
 use host_trainer::train::selfplay::{
-    hand_reward, run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup,
+    hand_reward, run_worker, TeacherBot, TrajectoryBatch, WorkerLinks, WorkerSetup,
 };
 use host_trainer::train::TrainConfig;
 use tch::Device;
@@ -45,15 +45,23 @@ fn play_labelled(
     hands: u32,
     search: Option<SearchTeacherSetup>,
 ) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
-    play_labelled_on(Rules::sanma(), opponents, hands, search)
+    play_labelled_on(
+        Rules::sanma(),
+        opponents,
+        hands,
+        search,
+        TeacherBot::Efficiency,
+    )
 }
 
-/// [`play_labelled`] under `rules` (a model of the rules' encoding).
+/// [`play_labelled`] under `rules` (a model of the rules' encoding), recording
+/// `teacher`'s choices.
 fn play_labelled_on(
     rules: Rules,
     opponents: &str,
     hands: u32,
     search: Option<SearchTeacherSetup>,
+    teacher: TeacherBot,
 ) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
     let encoding = Encoding::for_rules(&rules);
     let net = OwnedNet::new(TINY, encoding, Device::Cpu).unwrap();
@@ -80,7 +88,7 @@ fn play_labelled_on(
         win_bonus: 0.0,
         opponents: OpponentMix::parse(opponents).unwrap(),
         past_lag: 1,
-        record_teacher: true,
+        record_teacher: Some(teacher),
         search,
         record_hidden: false,
     };
@@ -149,6 +157,27 @@ fn every_recorded_decision_carries_the_efficiency_bots_legal_choice() {
 }
 
 #[test]
+fn defending_opponents_play_and_the_defending_teacher_labels_legal_choices() {
+    // Four-player riichi rules, where the defending bot folds: against three of them one
+    // seat per hand is recorded, and every label is legal, calls and passes included.
+    let rules = Rules::preset("tenhou-4p").unwrap();
+    let (hands, trajectories) = play_labelled_on(rules, "defend:1", 30, None, TeacherBot::Defend);
+    assert!(hands >= 30, "{hands}");
+    assert!(
+        trajectories.len() <= hands as usize + 4,
+        "{}",
+        trajectories.len()
+    );
+    let (_, trajectories) = play_labelled_on(rules, "self:1", 20, None, TeacherBot::Defend);
+    let steps: Vec<_> = trajectories.iter().flat_map(|t| &t.steps).collect();
+    assert!(steps.len() > 200, "{}", steps.len());
+    let legal = |a: usize, st: &host_trainer::train::selfplay::Step| {
+        (st.legal[a / 64] >> (a % 64)) & 1 == 1
+    };
+    assert!(steps.iter().all(|st| legal(st.teacher as usize, st)));
+}
+
+#[test]
 fn the_win_bonus_is_added_to_winners_rewards_only() {
     let setup = |win_bonus| WorkerSetup {
         id: 0,
@@ -162,7 +191,7 @@ fn the_win_bonus_is_added_to_winners_rewards_only() {
         win_bonus,
         opponents: OpponentMix::SELF_ONLY,
         past_lag: 1,
-        record_teacher: false,
+        record_teacher: None,
         search: None,
         record_hidden: false,
     };
@@ -266,7 +295,8 @@ fn check_search_labels(rules: Rules, hands: u32) {
         fraction: 0.5,
         rollouts: 4,
     };
-    let (_, trajectories) = play_labelled_on(rules, "eff:1", hands, Some(setup));
+    let (_, trajectories) =
+        play_labelled_on(rules, "eff:1", hands, Some(setup), TeacherBot::Efficiency);
     let steps: Vec<_> = trajectories.iter().flat_map(|t| &t.steps).collect();
     let choices = |st: &&host_trainer::train::selfplay::Step| {
         st.legal.iter().map(|w| w.count_ones()).sum::<u32>()

@@ -1,16 +1,15 @@
 //! The seat's decision and its mjai answer.
 //!
-//! The decision reuses the advise path: the tracked [`Observation`] becomes a world
-//! with [`Game::from_observation`] (riichi legality — yaku, furiten, riichi discards —
-//! depends only on what the seat sees, `inference::position` does the same), whose
-//! legal actions for the seat are ranked by the chosen [`Decider`]. The engine action
-//! then becomes an mjai event of the seat, with the physical copies [`Game::apply`]
-//! would give up (a plain five while one serves, `game::copy`).
+//! The decision reuses the advise path: the tracked [`Observation`]'s legal actions come
+//! from [`legal_actions_of`] (riichi legality — yaku, furiten, riichi discards — depends
+//! only on what the seat sees; the engine deals a world around the view), and are ranked
+//! by the chosen [`Decider`]. The engine action then becomes an mjai event of the seat,
+//! with the physical copies [`engine::game::Game::apply`] would give up (a plain five
+//! while one serves, `game::copy`).
 
 use anyhow::{anyhow, bail, Context, Result};
-use engine::bots::{Agent, EfficiencyBot};
-use engine::game::{Action, Game, LegalActions, Observation, Phase, RuleError};
-use engine::rng::Rng;
+use engine::bots::{Agent, DefendBot, EfficiencyBot};
+use engine::game::{legal_actions_of, Action, LegalActions, Observation, Phase, RuleError};
 use inference::Advisor;
 use serde_json::{json, Value};
 
@@ -22,6 +21,11 @@ use mahjong_logs::LogTile;
 pub enum Decider {
     /// The engine's efficiency bot (`engine::bots::EfficiencyBot`), the arena's `eff`.
     Efficiency,
+    /// The engine's defending bot (`engine::bots::DefendBot`), the arena's `defend`.
+    Defend,
+    /// The shipped model that fits each game's rules (`inference::shipped::fitting`),
+    /// loaded at its first decision under those rules.
+    Shipped(ShippedModels),
     /// An ONNX policy (observation encoding v2 under riichi rules): its most probable
     /// legal action.
     Model(Box<Advisor>),
@@ -40,9 +44,10 @@ impl Decider {
     pub fn decide(&self, obs: &Observation, legal: &LegalActions, salt: u64) -> Result<Action> {
         match self {
             Decider::Efficiency => Ok(EfficiencyBot.act(obs, legal)),
-            Decider::Model(advisor) => {
-                let advice = advisor.advise_with_legal(obs, legal.as_slice())?;
-                advice.best().context("the model ranked no legal action")
+            Decider::Defend => Ok(DefendBot.act(obs, legal)),
+            Decider::Model(advisor) => model_choice(advisor, obs, legal),
+            Decider::Shipped(models) => {
+                models.with_fitting(&obs.rules, |advisor| model_choice(advisor, obs, legal))
             }
             Decider::Search { rollouts, seed } => {
                 let mut cfg = search::SearchConfig::new(&obs.rules).map_err(anyhow::Error::msg)?;
@@ -55,30 +60,59 @@ impl Decider {
     }
 }
 
-/// The seat's legal actions now, from a world dealt from its observation (none in a
-/// claim window the seat has no claim in: the engine deals no such position).
-///
-/// The legal actions depend only on what the seat sees, but a world's deal can fail
-/// where it is random (an opponent in riichi gets a tenpai hand built from the unseen
-/// tiles in a bounded number of tries, `engine::game::determinize`), so a refused deal
-/// is tried again with other seeds before the position counts as refused.
-pub fn legal_actions(obs: &Observation) -> Result<LegalActions> {
-    let mut last = RuleError::BadSetup;
-    for seed in 0..DEAL_TRIES {
-        match Game::from_observation(obs, None, &mut Rng::new(seed)) {
-            Ok(world) => return Ok(world.legal_actions(obs.seat)),
-            Err(RuleError::NotYourTurn) if obs.phase == Phase::Claim => {
-                return Ok(LegalActions::new())
-            }
-            Err(e @ RuleError::BadSetup) => last = e,
-            Err(e) => return Err(refused(e)),
-        }
-    }
-    Err(refused(last))
+/// The model's most probable legal action.
+fn model_choice(advisor: &Advisor, obs: &Observation, legal: &LegalActions) -> Result<Action> {
+    let advice = advisor.advise_with_legal(obs, legal.as_slice())?;
+    advice.best().context("the model ranked no legal action")
 }
 
-/// Seeds tried by [`legal_actions`] before a position counts as refused.
-pub const DEAL_TRIES: u64 = 16;
+/// The shipped models loaded so far, one per kind of rules met (a bot may see
+/// four-player and three-player games on one stream).
+#[derive(Default)]
+pub struct ShippedModels {
+    loaded: std::sync::Mutex<Vec<Advisor>>,
+}
+
+impl ShippedModels {
+    /// Runs `f` with the shipped model that fits `rules`, loading it the first time; an
+    /// error when none fits.
+    fn with_fitting<T>(
+        &self,
+        rules: &engine::Rules,
+        f: impl FnOnce(&Advisor) -> Result<T>,
+    ) -> Result<T> {
+        let mut loaded = self
+            .loaded
+            .lock()
+            .map_err(|_| anyhow!("the shipped-model cache was poisoned by an earlier panic"))?;
+        let fits = |a: &Advisor| {
+            a.sidecar()
+                .is_some_and(|s| inference::shipped::rules_fit(&s.rules, rules))
+        };
+        let index = match loaded.iter().position(fits) {
+            Some(i) => i,
+            None => {
+                let Some(advisor) = inference::shipped::fitting(rules)? else {
+                    bail!(
+                        "no shipped model fits the game's rules ({} players; shipped: {})",
+                        rules.players,
+                        inference::shipped::shipped_rules().join(", ")
+                    );
+                };
+                loaded.push(advisor);
+                loaded.len() - 1
+            }
+        };
+        f(&loaded[index])
+    }
+}
+
+/// The seat's legal actions now: the engine's legality from what the seat sees
+/// (`engine::game::legal_actions_of`, the same function the advisor and the C ABI use;
+/// none in a claim window the seat has no claim in).
+pub fn legal_actions(obs: &Observation) -> Result<LegalActions> {
+    legal_actions_of(obs).map_err(refused)
+}
 
 fn refused(e: RuleError) -> anyhow::Error {
     anyhow!("the tracked state is not a position the engine can deal ({e})")

@@ -55,7 +55,8 @@ fn advice_dict<'py>(py: Python<'py>, a: &Advice) -> PyResult<Bound<'py, PyDict>>
     Ok(d)
 }
 
-/// Ranks a seat's legal actions: `Advisor()` is the shipped policy, `Advisor(path)` an
+/// Ranks a seat's legal actions: `Advisor()` is the shipped default policy,
+/// `Advisor(rules="tenhou-4p")` the shipped policy that fits a preset, `Advisor(path)` an
 /// exported ONNX model with its sidecar, `Advisor(efficiency_only=True)` the engine's
 /// efficiency evaluator. Thread-safe; the GIL is released while it runs.
 #[pyclass(module = "mahjong_engine._native", name = "Advisor", frozen)]
@@ -66,8 +67,31 @@ pub struct PyAdvisor {
 #[pymethods]
 impl PyAdvisor {
     #[new]
-    #[pyo3(signature = (model_path = None, efficiency_only = false))]
-    fn new(py: Python<'_>, model_path: Option<&str>, efficiency_only: bool) -> PyResult<Self> {
+    #[pyo3(signature = (model_path = None, efficiency_only = false, rules = None))]
+    fn new(
+        py: Python<'_>,
+        model_path: Option<&str>,
+        efficiency_only: bool,
+        rules: Option<&str>,
+    ) -> PyResult<Self> {
+        if let Some(name) = rules {
+            if model_path.is_some() || efficiency_only {
+                return Err(ModelError::new_err(
+                    "rules= picks a shipped model: it excludes model_path and efficiency_only",
+                ));
+            }
+            let r = crate::rules::preset(name)?;
+            let advisor = py
+                .detach(|| inference::shipped::fitting(&r))
+                .map_err(model_err)?
+                .ok_or_else(|| {
+                    ModelError::new_err(format!(
+                        "no shipped model fits the rules {name:?} (shipped: {})",
+                        inference::shipped::shipped_rules().join(", ")
+                    ))
+                })?;
+            return Ok(PyAdvisor { advisor });
+        }
         let advisor = match (model_path, efficiency_only) {
             (Some(_), true) => {
                 return Err(ModelError::new_err(

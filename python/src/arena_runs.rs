@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use arena::games::{play_games, GamesConfig};
 use arena::games_report::GamesReport;
 use arena::{AgentFactory, ArenaConfig, ArenaReport, BotSpec, Seating};
@@ -28,17 +28,7 @@ fn bots(seats: &[String]) -> Result<Vec<BotSpec>> {
 
 /// The `model` seats' policy: the file given, else the shipped model for `rules`.
 fn model_factory(model: Option<&PathBuf>, rules: &Rules) -> Result<Box<AgentFactory>> {
-    let advisor = match model {
-        Some(p) => inference::Advisor::load(p)
-            .with_context(|| format!("loading the model {} for the `model` seats", p.display()))?,
-        None => match inference::shipped::fitting(rules)? {
-            Some(a) => a,
-            None => bail!(
-                "no shipped model fits the rules {}; pass model=PATH for the `model` seats",
-                rules.preset_name().unwrap_or("custom")
-            ),
-        },
-    };
+    let advisor = arena::policy::model_for_rules(model.map(PathBuf::as_path), rules)?;
     arena::policy::onnx_factory(Arc::new(advisor))
 }
 

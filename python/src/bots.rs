@@ -22,8 +22,11 @@ pub enum BotKind {
     Efficiency,
     /// The defending bot: efficiency with push or fold against threats (riichi rules).
     Defend,
-    /// The learned policy, greedy (the shipped model unless a path was given).
+    /// The learned policy of the given model file, greedy.
     Policy(Advisor),
+    /// The shipped model that fits the game's rules, greedy (loaded at the first
+    /// decision, and again when a game of other rules comes).
+    ShippedPolicy(Option<Advisor>),
 }
 
 impl BotKind {
@@ -33,14 +36,12 @@ impl BotKind {
             "random" => Ok(BotKind::Random(RandomBot::new(seed))),
             "eff" | "efficiency" => Ok(BotKind::Efficiency),
             "defend" => Ok(BotKind::Defend),
-            "policy" => {
-                let advisor = match model_path {
-                    Some(p) => Advisor::load(std::path::Path::new(p)),
-                    None => Advisor::shipped(),
-                }
-                .map_err(|e| ModelError::new_err(format!("{e:#}")))?;
-                Ok(BotKind::Policy(advisor))
-            }
+            "policy" => match model_path {
+                Some(p) => Advisor::load(std::path::Path::new(p))
+                    .map(BotKind::Policy)
+                    .map_err(|e| ModelError::new_err(format!("{e:#}"))),
+                None => Ok(BotKind::ShippedPolicy(None)),
+            },
             _ => Err(IllegalActionError::new_err(format!(
                 "unknown bot {name:?} (known: {BOT_NAMES})"
             ))),
@@ -53,7 +54,7 @@ impl BotKind {
             BotKind::Random(_) => "random",
             BotKind::Efficiency => "eff",
             BotKind::Defend => "defend",
-            BotKind::Policy(_) => "policy",
+            BotKind::Policy(_) | BotKind::ShippedPolicy(_) => "policy",
         }
     }
 
@@ -73,13 +74,45 @@ impl BotKind {
             BotKind::Random(b) => Ok(b.act(&obs, &legal)),
             BotKind::Efficiency => Ok(EfficiencyBot.act(&obs, &legal)),
             BotKind::Defend => Ok(DefendBot.act(&obs, &legal)),
-            BotKind::Policy(a) => a
-                .advise_with_legal(&obs, legal.as_slice())
-                .map_err(|e| ModelError::new_err(format!("{e:#}")))?
-                .best()
-                .ok_or_else(|| ModelError::new_err("the policy ranked no action")),
+            BotKind::Policy(a) => policy_choice(a, &obs, &legal),
+            BotKind::ShippedPolicy(slot) => {
+                let fits = |a: &Advisor| {
+                    a.sidecar()
+                        .is_some_and(|s| inference::shipped::rules_fit(&s.rules, &obs.rules))
+                };
+                if !slot.as_ref().is_some_and(fits) {
+                    let loaded = inference::shipped::fitting(&obs.rules)
+                        .map_err(|e| ModelError::new_err(format!("{e:#}")))?;
+                    let Some(advisor) = loaded else {
+                        return Err(ModelError::new_err(format!(
+                            "no shipped model fits these rules ({} players; shipped: {}); \
+                             give Bot('policy', model_path=...)",
+                            obs.rules.players,
+                            inference::shipped::shipped_rules().join(", ")
+                        )));
+                    };
+                    *slot = Some(advisor);
+                }
+                match slot {
+                    Some(a) => policy_choice(a, &obs, &legal),
+                    None => Err(ModelError::new_err("no shipped model loaded")),
+                }
+            }
         }
     }
+}
+
+/// The policy's most probable legal action.
+fn policy_choice(
+    advisor: &Advisor,
+    obs: &engine::game::Observation,
+    legal: &engine::game::LegalActions,
+) -> PyResult<Action> {
+    advisor
+        .advise_with_legal(obs, legal.as_slice())
+        .map_err(|e| ModelError::new_err(format!("{e:#}")))?
+        .best()
+        .ok_or_else(|| ModelError::new_err("the policy ranked no action"))
 }
 
 /// Moves every seat that has a bot until a seat without one must act or the hand ends
@@ -117,7 +150,7 @@ pub fn run_bots(s: &mut Session, bots: &mut [Option<BotKind>], next_hand: bool) 
 }
 
 /// A built-in player: `Bot("eff")`, `Bot("defend")`, `Bot("random", seed=1)`, `Bot("policy",
-/// model_path=None)` (the shipped model when no path is given).
+/// model_path=None)` (the shipped model that fits the game's rules when no path is given).
 #[pyclass(module = "mahjong_engine._native", name = "Bot")]
 pub struct PyBot {
     pub(crate) bot: BotKind,

@@ -144,6 +144,24 @@ def test_the_defending_bot_plays_whole_riichi_games_and_sometimes_folds():
     assert g.is_over
 
 
+def test_the_policy_bot_picks_the_shipped_model_that_fits_the_rules():
+    # Riichi sanma: the tenhou-sanma model (encoding v2), not the default one.
+    adv = mj.Advisor(rules="tenhou-sanma")
+    assert adv.sidecar()["rules"] == "tenhou-sanma"
+    bot = mj.Bot("policy")
+    for seed in range(3):
+        g = mj.Game("tenhou-sanma", seed=seed)
+        seat = g.seats_to_act()[0]
+        assert bot.act(g, seat) == adv.advise(g, seat)["best"]
+    # The same bot then plays a game of the default rules with the default model.
+    g = mj.Game("sanma", seed=8)
+    assert bot.act(g, 0) == mj.Advisor().advise(g, 0)["best"]
+    with pytest.raises(mj.ModelError, match="no shipped model fits"):
+        mj.Advisor(rules="four-player")
+    with pytest.raises(mj.ModelError, match="excludes model_path"):
+        mj.Advisor("x.onnx", rules="sanma")
+
+
 def test_policy_bot_and_advisor_agree():
     g = mj.Game("sanma", seed=8)
     adv = mj.Advisor()

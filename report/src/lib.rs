@@ -11,6 +11,7 @@
 //! "better than the efficiency bot".
 
 pub mod clock;
+pub mod defend_section;
 mod format;
 mod guidance_section;
 mod markdown;
@@ -59,6 +60,8 @@ pub struct ReportConfig {
     pub search_runs: Option<PathBuf>,
     /// A `belief --json` file.
     pub belief: Option<PathBuf>,
+    /// Game seeds of whole games against defending bots (riichi rules; 0 = none).
+    pub games: u64,
 }
 
 /// The model against one opponent pair, beside the efficiency bot in the same seats.
@@ -147,6 +150,8 @@ pub struct Report {
     pub targets: Vec<Target>,
     /// The search measurements.
     pub search: search_section::SearchSection,
+    /// Against defending bots, per hand and per game (riichi rules only).
+    pub defend: Option<defend_section::DefendSection>,
 }
 
 /// What one line-up's walls were: every hand of every wall, for pairing.
@@ -160,19 +165,32 @@ struct Table {
     seed: u64,
 }
 
-/// Plays `model,X,X` and `eff,X,X` on the same walls; also returns the model's walls,
-/// for pairing it with another model on the same walls.
-fn matchup(
+/// Two line-ups on the same walls, differing in the first seat.
+struct Pair {
+    /// The first line-up's first seat.
+    first: KindReport,
+    /// The baseline's first seat.
+    baseline: KindReport,
+    /// First minus baseline, wall by wall.
+    difference: PairedComparison,
+    first_arena: ArenaReport,
+    baseline_arena: ArenaReport,
+    first_walls: Walls,
+}
+
+/// Plays `model,X,X` and `B,X,X` (B the baseline bot) on the same walls.
+fn play_pair(
     table: Table,
     opponents: BotSpec,
+    baseline: BotSpec,
     factory: &AgentFactory,
     on_wall: &(dyn Fn() + Sync),
-) -> Result<(Matchup, Walls)> {
+) -> Result<Pair> {
     let Table { rules, hands, seed } = table;
     let players = rules.players as usize;
     let mut seats = vec![opponents; players];
     let stop = AtomicBool::new(false);
-    let mut arena = |first: BotSpec| -> Result<(ArenaConfig, ArenaReport, Vec<Vec<_>>)> {
+    let mut arena = |first: BotSpec| -> Result<(ArenaReport, Walls)> {
         seats[0] = first;
         let acfg = ArenaConfig {
             rules,
@@ -184,26 +202,45 @@ fn matchup(
         let start = std::time::Instant::now();
         let walls = play_walls(&acfg, Some(factory), on_wall, &stop)?;
         let report = ArenaReport::from_walls(&acfg, &walls, start.elapsed().as_secs_f64());
-        Ok((acfg, report, walls))
+        Ok((report, walls))
     };
-    let (_, model_arena, model_walls) = arena(BotSpec::Custom)?;
-    let (_, eff_arena, eff_walls) = arena(BotSpec::Efficiency)?;
-    let difference = compare(&model_walls, 0, &eff_walls, 0, players)?;
+    let (first_arena, first_walls) = arena(BotSpec::Custom)?;
+    let (baseline_arena, baseline_walls) = arena(baseline)?;
+    let difference = compare(&first_walls, 0, &baseline_walls, 0, players)?;
     let entrant = |r: &ArenaReport| -> Result<KindReport> {
         r.entrants
             .first()
             .cloned()
             .context("the arena report has no entrants")
     };
+    Ok(Pair {
+        first: entrant(&first_arena)?,
+        baseline: entrant(&baseline_arena)?,
+        difference,
+        first_arena,
+        baseline_arena,
+        first_walls,
+    })
+}
+
+/// Plays `model,X,X` and `eff,X,X` on the same walls; also returns the model's walls,
+/// for pairing it with another model on the same walls.
+fn matchup(
+    table: Table,
+    opponents: BotSpec,
+    factory: &AgentFactory,
+    on_wall: &(dyn Fn() + Sync),
+) -> Result<(Matchup, Walls)> {
+    let pair = play_pair(table, opponents, BotSpec::Efficiency, factory, on_wall)?;
     let m = Matchup {
         opponents: opponents.name().to_string(),
-        model: entrant(&model_arena)?,
-        eff: entrant(&eff_arena)?,
-        difference,
-        model_arena,
-        eff_arena,
+        model: pair.first,
+        eff: pair.baseline,
+        difference: pair.difference,
+        model_arena: pair.first_arena,
+        eff_arena: pair.baseline_arena,
     };
-    Ok((m, model_walls))
+    Ok((m, pair.first_walls))
 }
 
 /// A model loaded for an arena, with its sidecar.
@@ -347,7 +384,14 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
             Ok(AblationRun { run, versus_eff })
         })
         .collect::<Result<Vec<_>>>()?;
-    let targets = targets(&matchups);
+    let defend = rules
+        .is_riichi()
+        .then(|| defend_section::play(main, cfg.games, &*factory, on_wall))
+        .transpose()?;
+    let mut targets = targets(&matchups);
+    if let Some(d) = &defend {
+        targets.extend(defend_section::targets(d));
+    }
     Ok(Report {
         command: cfg.command.clone(),
         generated_unix_s: crate::clock::now_unix(),
@@ -365,6 +409,7 @@ pub fn generate(cfg: &ReportConfig, on_wall: &(dyn Fn() + Sync)) -> Result<Repor
         matchups,
         targets,
         search,
+        defend,
     })
 }
 

@@ -39,10 +39,11 @@ pub(super) fn kind_row(s: &mut String, who: &str, k: &KindReport) {
 }
 
 pub(super) fn matchup(s: &mut String, m: &Matchup) {
+    let others = m.model_arena.players.saturating_sub(1);
     let opp = match m.opponents.as_str() {
-        "eff" => "two efficiency bots",
-        "random" => "two random bots",
-        other => other,
+        "eff" => format!("{} efficiency bots", count(others)),
+        "random" => format!("{} random bots", count(others)),
+        other => other.to_string(),
     };
     let _ = writeln!(s, "### Against {opp}\n");
     let _ = writeln!(
@@ -59,18 +60,19 @@ pub(super) fn matchup(s: &mut String, m: &Matchup) {
         &m.difference,
     );
     let _ = writeln!(s);
-    let others: Vec<&KindReport> = m
+    let opponents: Vec<&KindReport> = m
         .model_arena
         .kinds
         .iter()
         .filter(|k| k.bot != "policy")
         .collect();
-    for k in others {
+    for k in opponents {
         let _ = writeln!(
             s,
-            "The two {} opponents beside the model: win rate {}, deal-in rate {}, points / \
+            "The {} {} opponents beside the model: win rate {}, deal-in rate {}, points / \
              hand {}. Arena: {} hands on {} walls in {:.0} s ({:.1} hands/s); the \
              efficiency-bot line-up took {:.0} s.\n",
+            count(others),
             k.bot,
             pct(&k.win_rate),
             pct(&k.deal_in_rate),
@@ -81,6 +83,16 @@ pub(super) fn matchup(s: &mut String, m: &Matchup) {
             m.model_arena.hands_per_s,
             m.eff_arena.elapsed_s,
         );
+    }
+}
+
+/// A small count in words.
+pub(super) fn count(n: u8) -> String {
+    match n {
+        1 => "one".into(),
+        2 => "two".into(),
+        3 => "three".into(),
+        n => n.to_string(),
     }
 }
 
@@ -225,6 +237,9 @@ fn arena_section(r: &Report, s: &mut String) {
     );
     for m in &r.matchups {
         matchup(s, m);
+    }
+    if let Some(d) = &r.defend {
+        super::defend_section::render(d, s);
     }
     if let Some(p) = &r.previous {
         previous(s, r, p);

@@ -63,6 +63,10 @@ pub enum Teacher {
     /// The efficiency bot's exact choice over every legal action (discards, calls,
     /// pass, kans and wins), recorded by the workers with each decision.
     Eff,
+    /// The defending bot's exact choice over every action (efficiency play plus push or
+    /// fold against riichi and open threats, `engine::bots::DefendBot`): the teacher for
+    /// rules where folding matters.
+    Defend,
     /// Rollout-search values of every candidate action, softmax at
     /// `--search-temperature`, on `--search-fraction` of the decisions (the others get
     /// no target); see `train::search_teacher`.
@@ -238,7 +242,8 @@ pub struct TrainConfig {
     pub win_bonus: f64,
     /// Self-play table mix, weights per kind for each seat the learner does not hold:
     /// self (the current policy, also trained on), eff (the efficiency bot), past (the
-    /// policy --past-lag pushes ago); e.g. self:0.4,eff:0.4,past:0.2.
+    /// policy --past-lag pushes ago), defend (the defending bot); e.g.
+    /// self:0.4,eff:0.4,past:0.2.
     #[arg(long, default_value = "self:1", value_parser = OpponentMix::parse_arg)]
     pub opponents: String,
     /// Parameter pushes between the current policy and a `past` opponent.
@@ -258,7 +263,8 @@ pub struct TrainConfig {
     #[arg(long, default_value_t = 0.0)]
     pub guidance_floor: f64,
     /// The guidance target: value-scores (best discards only), eff (the efficiency
-    /// bot's choice over every action) or search (rollout-search values). Default eff,
+    /// bot's choice over every action), defend (the defending bot's choice) or search
+    /// (rollout-search values). Default eff,
     /// by measurement (models/tenhou-sanma/REPORT.md, 300 updates, seed 11, final
     /// models paired against the efficiency bot on 3 000 hands): eff +679 points/hand
     /// (95 % CI +438 – +921), value-scores −13 (−228 – +203), off +417, search +813

@@ -4,6 +4,8 @@
 //! (rotating) is the learner and each other seat draws its kind from the weights:
 //! - `self`: the current policy (its decisions are trained on as well: plain self-play),
 //! - `eff`: the efficiency bot, the opponent the policy is judged against,
+//! - `defend`: the defending bot (efficiency play plus push or fold, `engine::bots::DefendBot`),
+//!   the opponent that punishes a policy which never folds,
 //! - `past`: the policy as it was `--past-lag` parameter pushes ago (each worker keeps
 //!   the snapshots it received), which keeps the policy from over-fitting to itself.
 //!
@@ -20,6 +22,8 @@ pub enum SeatKind {
     Current,
     /// The efficiency bot.
     Efficiency,
+    /// The defending bot.
+    Defend,
     /// An earlier snapshot of the policy.
     Past,
 }
@@ -27,27 +31,28 @@ pub enum SeatKind {
 /// Weights of the opponent kinds, normalised to sum to 1.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OpponentMix {
-    /// Probability of `self`, `eff`, `past` for each non-learner seat.
-    pub weights: [f64; 3],
+    /// Probability of `self`, `eff`, `past`, `defend` for each non-learner seat.
+    pub weights: [f64; 4],
 }
 
-const KINDS: [(&str, SeatKind); 3] = [
+const KINDS: [(&str, SeatKind); 4] = [
     ("self", SeatKind::Current),
     ("eff", SeatKind::Efficiency),
     ("past", SeatKind::Past),
+    ("defend", SeatKind::Defend),
 ];
 
 impl OpponentMix {
     /// Every seat plays the current policy (self-play only).
     pub const SELF_ONLY: OpponentMix = OpponentMix {
-        weights: [1.0, 0.0, 0.0],
+        weights: [1.0, 0.0, 0.0, 0.0],
     };
 
-    /// Parses `kind:weight,…` (kinds `self`, `eff`, `past`, each at most once; weights
+    /// Parses `kind:weight,…` (kinds `self`, `eff`, `past`, `defend`, each at most once; weights
     /// non-negative and summing to 1 within 1e-6).
     pub fn parse(text: &str) -> Result<OpponentMix> {
-        let mut weights = [0.0f64; 3];
-        let mut seen = [false; 3];
+        let mut weights = [0.0f64; 4];
+        let mut seen = [false; 4];
         for part in text.split(',') {
             let part = part.trim();
             let Some((kind, weight)) = part.split_once(':') else {
@@ -55,7 +60,7 @@ impl OpponentMix {
             };
             let Some(k) = KINDS.iter().position(|(name, _)| *name == kind.trim()) else {
                 bail!(
-                    "--opponents {text:?}: unknown kind {:?} (self, eff or past)",
+                    "--opponents {text:?}: unknown kind {:?} (self, eff, past or defend)",
                     kind.trim()
                 );
             };
@@ -133,7 +138,9 @@ mod tests {
             OpponentMix::SELF_ONLY
         );
         let m = OpponentMix::parse(" self:0.4, eff:0.4 ,past:0.2").unwrap();
-        assert_eq!(m.weights, [0.4, 0.4, 0.2]);
+        assert_eq!(m.weights, [0.4, 0.4, 0.2, 0.0]);
+        let d = OpponentMix::parse("self:0.5,defend:0.5").unwrap();
+        assert_eq!(d.weights, [0.5, 0.0, 0.0, 0.5]);
         assert!(m.uses_past());
         for (text, want) in [
             ("self:0.5", "sum to 0.5"),
@@ -160,6 +167,12 @@ mod tests {
             .count();
         let share = eff as f64 / n as f64;
         assert!((share - 0.75).abs() < 0.01, "{share}");
+        let m = OpponentMix::parse("self:0.5,defend:0.5").unwrap();
+        let defend = (0..n)
+            .filter(|_| m.draw(&mut rng) == SeatKind::Defend)
+            .count();
+        let share = defend as f64 / n as f64;
+        assert!((share - 0.5).abs() < 0.01, "{share}");
         let only_eff = OpponentMix::parse("eff:1").unwrap();
         let seats = only_eff.seats(3, 1, &mut rng);
         assert_eq!(

@@ -29,7 +29,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{anyhow, bail, Context, Result};
-use engine::game::{Action, Game, LegalActions, Phase};
+use engine::game::{Action, Game, LegalActions, Observation, Phase};
 use engine::rng::Rng;
 use engine::Rules;
 use serde::{Deserialize, Serialize};
@@ -40,7 +40,7 @@ use super::opponents::{OpponentMix, SeatKind};
 use super::oracle::hidden_features;
 use super::search_teacher::{SearchTeacher, SearchTeacherSetup};
 use arena::policy::{automatic, EncodedDecision};
-use engine::bots::{Agent, EfficiencyBot};
+use engine::bots::{Agent, DefendBot, EfficiencyBot};
 
 /// One decision.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -55,8 +55,8 @@ pub struct Step {
     pub logp: f32,
     /// The behaviour policy's value estimate.
     pub value: f32,
-    /// The efficiency bot's choice in this position (the `eff` teacher's target; 0 when
-    /// the worker does not record it).
+    /// The teacher bot's choice in this position (the `eff` or `defend` teacher's target;
+    /// 0 when the worker does not record it).
     pub teacher: u16,
     /// Rollout-search values (action index, estimated points) of the candidates, for a
     /// decision the `search` teacher labelled; empty otherwise.
@@ -125,15 +125,34 @@ pub struct WorkerSetup {
     pub opponents: OpponentMix,
     /// Snapshots between the current policy and a `past` opponent.
     pub past_lag: usize,
-    /// Record the efficiency bot's choice with each decision (`Step::teacher`; only the
-    /// `eff` teacher reads it, so other runs skip the bot's work).
-    pub record_teacher: bool,
+    /// Record this bot's choice with each decision (`Step::teacher`; only the `eff` and
+    /// `defend` teachers read it, so other runs skip the bot's work).
+    pub record_teacher: Option<TeacherBot>,
     /// Label a fraction of the decisions with search values (`Step::search`; the
     /// `search` teacher).
     pub search: Option<SearchTeacherSetup>,
     /// Record the other seats' concealed tiles with each decision (`Step::hidden`; the
     /// oracle critic).
     pub record_hidden: bool,
+}
+
+/// The bot whose choice a worker records as the guidance target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TeacherBot {
+    /// The efficiency bot (`--teacher eff`).
+    Efficiency,
+    /// The defending bot (`--teacher defend`).
+    Defend,
+}
+
+impl TeacherBot {
+    /// The bot's choice.
+    fn act(self, obs: &Observation, legal: &LegalActions) -> Action {
+        match self {
+            TeacherBot::Efficiency => EfficiencyBot.act(obs, legal),
+            TeacherBot::Defend => DefendBot.act(obs, legal),
+        }
+    }
 }
 
 /// The channels and flags shared with the trainer.
@@ -449,7 +468,7 @@ impl Worker {
         Ok(())
     }
 
-    /// Plays one automatic move (a forced win) or efficiency-bot seat at table `ti`, if
+    /// Plays one automatic move (a forced win) or bot seat at table `ti`, if
     /// any; whether it did.
     fn play_automatic(&mut self, ti: usize) -> Result<bool> {
         let t = &mut self.tables[ti];
@@ -460,11 +479,14 @@ impl Worker {
                 auto = Some((seat, a));
                 break;
             }
-            if t.kinds[seat as usize] == SeatKind::Efficiency {
-                let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
-                auto = Some((seat, EfficiencyBot.act(&obs, &legal)));
-                break;
-            }
+            let bot = match t.kinds[seat as usize] {
+                SeatKind::Efficiency => TeacherBot::Efficiency,
+                SeatKind::Defend => TeacherBot::Defend,
+                SeatKind::Current | SeatKind::Past => continue,
+            };
+            let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
+            auto = Some((seat, bot.act(&obs, &legal)));
+            break;
         }
         let Some((seat, a)) = auto else {
             return Ok(false);
@@ -482,10 +504,9 @@ impl Worker {
         let obs = t.game.observation(seat).map_err(|e| anyhow!("{e}"))?;
         let legal = t.game.legal_actions(seat);
         let is_past = t.kinds[seat as usize] == SeatKind::Past;
-        let teacher = if self.setup.record_teacher && !is_past {
-            EfficiencyBot.act(&obs, &legal).index() as u16
-        } else {
-            0
+        let teacher = match self.setup.record_teacher {
+            Some(bot) if !is_past => bot.act(&obs, &legal).index() as u16,
+            _ => 0,
         };
         let search = match (&mut self.labeller, is_past) {
             (Some(l), false) => l.label(&obs, &legal)?,

@@ -24,7 +24,7 @@ use super::opponents::OpponentMix;
 use super::oracle::HIDDEN_LEN;
 use super::ppo::{guidance_target, Samples};
 use super::search_teacher::{search_target, SearchTeacherSetup};
-use super::selfplay::{run_worker, TrajectoryBatch, WorkerLinks, WorkerSetup};
+use super::selfplay::{run_worker, TeacherBot, TrajectoryBatch, WorkerLinks, WorkerSetup};
 
 /// The setup of self-play worker `id` of the run `cfg` (local threads and remote
 /// `worker` processes alike).
@@ -48,7 +48,11 @@ pub fn worker_setup(
         win_bonus: (cfg.win_bonus * cfg.points_unit()) as f32,
         opponents,
         past_lag: cfg.past_lag,
-        record_teacher: cfg.teacher == Teacher::Eff && cfg.guidance == Guidance::On,
+        record_teacher: match (cfg.teacher, cfg.guidance) {
+            (Teacher::Eff, Guidance::On) => Some(TeacherBot::Efficiency),
+            (Teacher::Defend, Guidance::On) => Some(TeacherBot::Defend),
+            _ => None,
+        },
         record_hidden: cfg.oracle_critic,
         search: (cfg.teacher == Teacher::Search && cfg.guidance == Guidance::On).then_some(
             SearchTeacherSetup {
@@ -356,7 +360,7 @@ fn absorb(cfg: &TrainConfig, batch: &TrajectoryBatch, version: u64, c: &mut Coll
                     cfg.search_temperature as f32,
                     guide,
                 ),
-                Teacher::Eff => {
+                Teacher::Eff | Teacher::Defend => {
                     // The bot's choice is legal by construction; a corrupt index gets no
                     // target rather than one on an illegal action.
                     let a = st.teacher as usize;
