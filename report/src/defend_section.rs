@@ -21,8 +21,8 @@ use arena::stats::Estimate;
 use arena::{AgentFactory, ArenaReport, BotSpec, KindReport, Seating};
 use serde::Serialize;
 
-use super::format::{num, pct_diff};
-use super::markdown::{count, kind_row, pct};
+use super::format::pct_diff;
+use super::markdown::{count, paired_table, pct};
 use super::{play_pair, Table, Target};
 
 /// The model against defending bots, per hand and per game.
@@ -190,22 +190,16 @@ pub(super) fn render(d: &DefendSection, s: &mut String) {
          seat; its own row comes from a second arena with the defending bot in the model's \
          seat, on the same walls and opponent seeds.\n"
     );
-    let _ = writeln!(
+    paired_table(
         s,
-        "| seat 1 (rotated over every seat of each wall) | seat-hands | win rate (95 % CI) | \
-         deal-in rate | draw rate | points / hand | mean winning turn |"
+        (
+            "defending bot, same seats and walls",
+            "**model − defending bot** (paired by wall)",
+        ),
+        (&d.model, &d.defend),
+        &d.difference,
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
-    kind_row(s, "**model**", &d.model);
-    kind_row(s, "defending bot, same seats and walls", &d.defend);
-    let _ = writeln!(
-        s,
-        "| **model − defending bot** (paired by wall) | {} | {} | {} | — | {} | — |\n",
-        d.difference.seat_hands,
-        pct_diff(&d.difference.win_rate),
-        pct_diff(&d.difference.deal_in_rate),
-        num(&d.difference.points_per_hand),
-    );
+    let _ = writeln!(s);
     let _ = writeln!(
         s,
         "Arena: {} hands on {} walls in {:.0} s ({:.1} hands/s); the defending-bot line-up \

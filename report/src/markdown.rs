@@ -46,17 +46,13 @@ pub(super) fn matchup(s: &mut String, m: &Matchup) {
         other => other.to_string(),
     };
     let _ = writeln!(s, "### Against {opp}\n");
-    let _ = writeln!(
+    paired_table(
         s,
-        "| seat 1 (rotated over every seat of each wall) | seat-hands | win rate (95 % CI) | \
-         deal-in rate | draw rate | points / hand | mean winning turn |"
-    );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
-    kind_row(s, "**model**", &m.model);
-    kind_row(s, "efficiency bot, same seats and walls", &m.eff);
-    difference_row(
-        s,
-        "**model − efficiency bot** (paired by wall)",
+        (
+            "efficiency bot, same seats and walls",
+            "**model − efficiency bot** (paired by wall)",
+        ),
+        (&m.model, &m.eff),
         &m.difference,
     );
     let _ = writeln!(s);
@@ -131,6 +127,25 @@ fn previous(s: &mut String, r: &Report, p: &PreviousModel) {
 }
 
 /// A paired difference as a row of the seat tables (no draw rate or winning turn).
+/// The per-hand table of the model beside a baseline bot in the same seats and their
+/// paired difference; `labels`: the baseline's row and the difference's row.
+pub(super) fn paired_table(
+    s: &mut String,
+    labels: (&str, &str),
+    (model, baseline): (&KindReport, &KindReport),
+    difference: &PairedComparison,
+) {
+    let _ = writeln!(
+        s,
+        "| seat 1 (rotated over every seat of each wall) | seat-hands | win rate (95 % CI) | \
+         deal-in rate | draw rate | points / hand | mean winning turn |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+    kind_row(s, "**model**", model);
+    kind_row(s, labels.0, baseline);
+    difference_row(s, labels.1, difference);
+}
+
 fn difference_row(s: &mut String, who: &str, d: &PairedComparison) {
     let _ = writeln!(
         s,
