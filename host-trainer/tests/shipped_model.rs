@@ -202,7 +202,7 @@ fn report_regenerates_from_the_committed_run() {
         &models(),
     );
     assert!(ok, "{err}");
-    assert!(stdout.contains("against two random bots"), "{stdout}");
+    assert!(stdout.contains("against random bots: win rate"), "{stdout}");
     let md = std::fs::read_to_string(out_dir.join("REPORT.md")).unwrap();
     for needle in [
         "## Targets",

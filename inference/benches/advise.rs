@@ -8,7 +8,8 @@
 //! uses for single positions) in the same run. Prints p50/p99, their ratios and the
 //! ONNX file size. Then the same for each shipped model
 //! (`models/default.onnx` on the simple sanma rules, `models/tenhou-sanma/model.onnx`
-//! on Tenhou sanma), on decision points of its own rules.
+//! on Tenhou sanma, `models/tenhou-4p/model.onnx` on Tenhou four-player), on decision
+//! points of its own rules.
 
 use std::time::Instant;
 
@@ -138,6 +139,7 @@ fn main() {
     for (file, rules) in [
         ("models/default.onnx", Rules::sanma()),
         ("models/tenhou-sanma/model.onnx", Rules::tenhou_sanma()),
+        ("models/tenhou-4p/model.onnx", Rules::tenhou_4p()),
     ] {
         shipped(file, rules, &eff, rounds);
     }

@@ -35,8 +35,8 @@ struct Embedded {
 }
 
 /// Every shipped model, compiled in: the default (`sanma`, the seed's rules) and the
-/// riichi model of `models/tenhou-sanma/`.
-const EMBEDDED: [Embedded; 2] = [
+/// riichi models of `models/tenhou-sanma/` and `models/tenhou-4p/`.
+const EMBEDDED: [Embedded; 3] = [
     Embedded {
         name: NAME,
         onnx: ONNX,
@@ -46,6 +46,11 @@ const EMBEDDED: [Embedded; 2] = [
         name: "embedded tenhou-sanma model",
         onnx: include_bytes!("../../models/tenhou-sanma/model.onnx"),
         sidecar: include_str!("../../models/tenhou-sanma/model.json"),
+    },
+    Embedded {
+        name: "embedded tenhou-4p model",
+        onnx: include_bytes!("../../models/tenhou-4p/model.onnx"),
+        sidecar: include_str!("../../models/tenhou-4p/model.json"),
     },
 ];
 

@@ -52,11 +52,12 @@ fn an_io_cause_is_the_source_and_not_in_the_message() {
 }
 
 /// The shipped model that fits each preset: the default for sanma, the riichi model for
-/// tenhou-sanma (and its east variant), none for four-player rules.
+/// tenhou-sanma and tenhou-4p (and their east variants), none for the simple four-player
+/// rules.
 #[test]
 fn the_fitting_shipped_model_follows_the_rules() {
     use inference::shipped::{fitting, shipped_rules};
-    assert_eq!(shipped_rules(), ["sanma", "tenhou-sanma"]);
+    assert_eq!(shipped_rules(), ["sanma", "tenhou-sanma", "tenhou-4p"]);
     let rules_of = |name: &str| {
         fitting(&engine::Rules::preset(name).unwrap())
             .unwrap()
@@ -69,5 +70,6 @@ fn the_fitting_shipped_model_follows_the_rules() {
         Some("tenhou-sanma")
     );
     assert_eq!(rules_of("four-player"), None);
-    assert_eq!(rules_of("tenhou-4p"), None);
+    assert_eq!(rules_of("tenhou-4p").as_deref(), Some("tenhou-4p"));
+    assert_eq!(rules_of("tenhou-4p-east").as_deref(), Some("tenhou-4p"));
 }

@@ -276,7 +276,7 @@ fn targets(matchups: &[Matchup]) -> Vec<Target> {
     if let Some(m) = matchups.iter().find(|m| m.opponents == "random") {
         let w = m.model.win_rate;
         out.push(Target {
-            goal: "against two random bots: win rate ≥ 80 %".into(),
+            goal: "against random bots: win rate ≥ 80 %".into(),
             measured: format!("{} (95 % CI {} – {})", pct(w.mean), pct(w.low), pct(w.high)),
             met: w.mean >= 0.80,
         });
@@ -284,7 +284,7 @@ fn targets(matchups: &[Matchup]) -> Vec<Target> {
     if let Some(m) = matchups.iter().find(|m| m.opponents == "eff") {
         let p = m.difference.points_per_hand;
         out.push(Target {
-            goal: "against two efficiency bots: points per hand above the efficiency bot's own \
+            goal: "against efficiency bots: points per hand above the efficiency bot's own \
                    in the same seats, the 95 % interval of the paired difference excluding 0"
                 .into(),
             measured: format!(
@@ -299,7 +299,7 @@ fn targets(matchups: &[Matchup]) -> Vec<Target> {
         });
         let d = m.difference.win_rate;
         out.push(Target {
-            goal: "against two efficiency bots: win rate no more than 1 point below the \
+            goal: "against efficiency bots: win rate no more than 1 point below the \
                    efficiency bot's own in the same seats"
                 .into(),
             measured: format!(

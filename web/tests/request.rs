@@ -51,7 +51,7 @@ fn presets_list_every_preset_and_the_shipped_models() {
         .iter()
         .map(|v| v.as_str().unwrap())
         .collect();
-    assert_eq!(models, ["sanma", "tenhou-sanma"]);
+    assert_eq!(models, ["sanma", "tenhou-sanma", "tenhou-4p"]);
 }
 
 #[test]
