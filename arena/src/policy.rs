@@ -143,9 +143,8 @@ pub fn model_for_rules(path: Option<&Path>, rules: &engine::Rules) -> Result<Adv
         {
             Some(a) => Ok(a),
             None => bail!(
-                "no shipped model fits the rules {rules_name} (shipped: {}); give a model file \
-                 for the `model` seats",
-                inference::shipped::shipped_rules().join(", ")
+                "{}; give a model file for the `model` seats",
+                inference::shipped::none_fits(&format!("the rules {rules_name}"))
             ),
         };
     };

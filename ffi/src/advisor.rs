@@ -143,10 +143,7 @@ fn shipped(name: &str) -> Result<mj_advisor, Error> {
         Some(advisor) => Ok(handle(advisor, rules)),
         None => Err(Error::new(
             mj_result::MJ_MODEL_MISMATCH,
-            format!(
-                "no shipped model fits the rules preset {name:?} (shipped: {})",
-                inference::shipped::shipped_rules().join(", ")
-            ),
+            inference::shipped::none_fits(&format!("the rules preset {name:?}")),
         )),
     }
 }

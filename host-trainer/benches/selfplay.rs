@@ -48,6 +48,8 @@ fn main() {
         let setup = WorkerSetup {
             id: w as u32,
             rules: Rules::sanma(),
+            whole_games: false,
+            placement: [0.0; 4],
             model,
             tables: cfg.tables,
             seed: w as u64,

@@ -72,10 +72,12 @@ pub fn shipped_for(rules: &engine::Rules, what: &str) -> Result<Advisor> {
     match inference::shipped::fitting(rules).context("loading the shipped models")? {
         Some(a) => Ok(a),
         None => bail!(
-            "--shipped-model: no shipped model fits {what} ({} players, {}; shipped: {})",
-            rules.players,
-            rules.preset_name().unwrap_or("custom rules"),
-            inference::shipped::shipped_rules().join(", ")
+            "--shipped-model: {}",
+            inference::shipped::none_fits(&format!(
+                "{what} ({} players, {})",
+                rules.players,
+                rules.preset_name().unwrap_or("custom rules")
+            ))
         ),
     }
 }

@@ -384,7 +384,88 @@ fn smoke_run_writes_a_loadable_checkpoint_and_resumes() {
         vec![1, 2, 3, 4]
     );
     config_json_trains_again(&dir, &run);
+    init_from_starts_a_new_run_from_the_weights(&dir, &run, &ck2);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sum of squared differences between two snapshots' parameters.
+fn distance(a: &ParamSnapshot, b: &ParamSnapshot) -> f64 {
+    let pairs = a.tensors.iter().zip(&b.tensors);
+    let values = pairs.flat_map(|(x, y)| x.data.iter().zip(&y.data));
+    values.map(|(x, y)| f64::from(x - y).powi(2)).sum()
+}
+
+/// `--init-from`: a new run (fresh progress and optimizer) whose first parameters are
+/// the given run's, here with whole games and the placement shaping; a model of another
+/// shape and the placement shaping without whole games are refused.
+fn init_from_starts_a_new_run_from_the_weights(
+    dir: &std::path::Path,
+    run: &std::path::Path,
+    from: &Checkpoint,
+) {
+    let train = |id: &str, extra: &[&str]| {
+        let mut args: Vec<String> = ["train", "--id", id, "--max-updates", "1", "--quiet"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(["--runs".to_string(), dir.display().to_string()]);
+        args.extend(common::TINY_TRAINING.map(String::from));
+        args.extend(extra.iter().map(|s| s.to_string()));
+        host_trainer::train::train(TrainConfig::parse_from(args), &AtomicBool::new(false))
+    };
+    let run_arg = run.display().to_string();
+    let games = [
+        "--whole-games",
+        "--placement-weight",
+        "0.1",
+        "--lr",
+        "0.00001",
+    ];
+    let init = train(
+        "init",
+        &[&["--init-from", run_arg.as_str()], &games[..]].concat(),
+    )
+    .unwrap();
+    assert_eq!((init.progress.update, init.progress.resumes), (1, 0));
+    train("fresh", &games).unwrap();
+    let load = |id: &str| Checkpoint::load(&dir.join(id).join(CHECKPOINT_FILE)).unwrap();
+    let (init_ck, fresh_ck) = (load("init"), load("fresh"));
+    // A fresh optimizer: one update's minibatches, not the source's steps on top.
+    assert!(
+        init_ck.adam.step < from.adam.step,
+        "{} {}",
+        init_ck.adam.step,
+        from.adam.step
+    );
+    let (near, far) = (
+        distance(&init_ck.params, &from.params),
+        distance(&fresh_ck.params, &from.params),
+    );
+    assert!(near * 100.0 < far, "{near} vs {far}");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("init").join(CONFIG_FILE)).unwrap())
+            .unwrap();
+    assert_eq!(saved["config"]["whole_games"], true);
+    assert_eq!(saved["config"]["init_from"], run_arg.as_str());
+    // Another shape (the shipped four-player model's): refused, naming both.
+    let other = concat!(env!("CARGO_MANIFEST_DIR"), "/../models/tenhou-4p/run");
+    let err = train("wide", &["--init-from", other]).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("differs from this run's"),
+        "{err:#}"
+    );
+    let err = train("missing", &["--init-from", "/nonexistent/run"]).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("--init-from /nonexistent/run"),
+        "{err:#}"
+    );
+    // Placement needs whole games; checked before a run folder exists.
+    let err = train("placement", &["--placement-weight", "0.1"]).unwrap_err();
+    assert!(
+        format!("{err:#}").contains("needs --whole-games"),
+        "{err:#}"
+    );
+    assert!(!dir.join("placement").exists());
 }
 
 /// `train --config <run>/config.json` through the CLI: one more tiny update in a new

@@ -63,6 +63,18 @@ fn play_labelled_on(
     search: Option<SearchTeacherSetup>,
     teacher: TeacherBot,
 ) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
+    play_adjusted(rules, opponents, hands, search, teacher, |_| {})
+}
+
+/// [`play_labelled_on`] with the worker's setup changed by `adjust` first.
+fn play_adjusted(
+    rules: Rules,
+    opponents: &str,
+    hands: u32,
+    search: Option<SearchTeacherSetup>,
+    teacher: TeacherBot,
+    adjust: impl FnOnce(&mut WorkerSetup),
+) -> (u32, Vec<host_trainer::train::selfplay::Trajectory>) {
     let encoding = Encoding::for_rules(&rules);
     let net = OwnedNet::new(TINY, encoding, Device::Cpu).unwrap();
     let snap = Arc::new(
@@ -76,9 +88,11 @@ fn play_labelled_on(
     ptx.send(snap).unwrap(); // a second snapshot: the `past` model moves along
     let (tx, rx) = std::sync::mpsc::sync_channel(16);
     let stop = Arc::new(AtomicBool::new(false));
-    let setup = WorkerSetup {
+    let mut setup = WorkerSetup {
         id: 0,
         rules,
+        whole_games: false,
+        placement: [0.0; 4],
         model: TINY,
         tables: 4,
         seed: 5,
@@ -92,6 +106,7 @@ fn play_labelled_on(
         search,
         record_hidden: false,
     };
+    adjust(&mut setup);
     let links = WorkerLinks {
         params: prx,
         out: tx,
@@ -182,6 +197,8 @@ fn the_win_bonus_is_added_to_winners_rewards_only() {
     let setup = |win_bonus| WorkerSetup {
         id: 0,
         rules: Rules::sanma(),
+        whole_games: false,
+        placement: [0.0; 4],
         model: TINY,
         tables: 1,
         seed: 0,
@@ -199,6 +216,98 @@ fn the_win_bonus_is_added_to_winners_rewards_only() {
     assert_eq!(hand_reward(2, true, &setup(2.0)), 1.0);
     assert_eq!(hand_reward(-1, false, &setup(2.0)), -0.25);
     assert_eq!(hand_reward(0, false, &setup(2.0)), 0.0);
+}
+
+/// Whether a recorded decision was made after the game's first hand (the global
+/// token's hand-progress feature is above 0).
+fn after_the_first_hand(step: &host_trainer::train::selfplay::Step) -> bool {
+    use engine::encode::{gf, GLOBAL_TOKEN, TOKEN_FEATURES_V2};
+    step.obs[GLOBAL_TOKEN * TOKEN_FEATURES_V2 + gf::HAND_PROGRESS] > 0.0
+}
+
+#[test]
+fn whole_games_play_the_later_hands_and_shape_the_reward_by_placement() {
+    let rules = Rules::preset("tenhou-4p").unwrap();
+    let eff = TeacherBot::Efficiency;
+    // A fresh deal per hand: every decision is in a game's first hand.
+    let (_, fresh) = play_labelled_on(rules, "eff:1", 24, None, eff);
+    assert!(!fresh.is_empty());
+    assert!(fresh
+        .iter()
+        .flat_map(|t| &t.steps)
+        .all(|s| !after_the_first_hand(s)));
+    // Whole games: later hands are played and recorded. A placement potential far
+    // above any hand's points shows in the rewards of the hands that changed the
+    // learner's standing between first and the rest, and in no other way.
+    let big = 1.0e7f32;
+    let (hands, games) = play_adjusted(rules, "eff:1", 24, None, eff, |s| {
+        s.whole_games = true;
+        s.placement = [big, 0.0, 0.0, 0.0];
+    });
+    assert!(hands >= 24, "{hands}");
+    assert!(games
+        .iter()
+        .flat_map(|t| &t.steps)
+        .any(after_the_first_hand));
+    let scale = 1.0; // play_adjusted's reward_scale
+    let shaped = games
+        .iter()
+        .filter(|t| (t.reward * scale).abs() > big / 2.0)
+        .count();
+    assert!(
+        shaped > 0,
+        "no hand changed who ranks first in {hands} hands"
+    );
+    assert!(games.iter().all(|t| {
+        let r = t.reward * scale;
+        [-big, 0.0, big].iter().any(|c| (r - c).abs() < 200_000.0)
+    }));
+}
+
+#[test]
+fn the_placement_shaping_is_the_change_in_the_ranks_potential() {
+    use host_trainer::train::selfplay::placement_shaping;
+    let setup = WorkerSetup {
+        id: 0,
+        rules: Rules::preset("tenhou-4p").unwrap(),
+        whole_games: true,
+        placement: [4000.0, 2000.0, -2000.0, -4000.0],
+        model: TINY,
+        tables: 1,
+        seed: 0,
+        auto_win: true,
+        send_every: 1,
+        reward_scale: 4000.0,
+        win_bonus: 0.0,
+        opponents: OpponentMix::SELF_ONLY,
+        past_lag: 1,
+        record_teacher: None,
+        search: None,
+        record_hidden: false,
+    };
+    // (rank before, rank after, shaping in points)
+    for (before, after, points) in [
+        (1, 1, 0.0),
+        (2, 1, 2000.0),
+        (1, 4, -8000.0),
+        (4, 3, 2000.0),
+        (3, 2, 4000.0),
+    ] {
+        assert_eq!(
+            placement_shaping(before, after, &setup),
+            points,
+            "{before}→{after}"
+        );
+    }
+    // Over a game it telescopes: 1 → 3 → 2 → 4 sums to the potential of 4 minus that of 1.
+    let path = [1u8, 3, 2, 4];
+    let sum: f32 = path
+        .windows(2)
+        .map(|w| placement_shaping(w[0], w[1], &setup))
+        .sum();
+    assert_eq!(sum, -8000.0);
+    // A rank outside 1..=4 (no such seat) counts 0, never panics.
+    assert_eq!(placement_shaping(0, 9, &setup), 0.0);
 }
 
 #[test]

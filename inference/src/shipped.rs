@@ -74,6 +74,15 @@ pub fn shipped_rules() -> Vec<String> {
         .collect()
 }
 
+/// The error text every front-end gives when no shipped model fits: "no shipped model
+/// fits WHAT (shipped: sanma, …)", `what` naming the rules and where they came from.
+pub fn none_fits(what: &str) -> String {
+    format!(
+        "no shipped model fits {what} (shipped: {})",
+        shipped_rules().join(", ")
+    )
+}
+
 /// The shipped model that fits `rules` ([`rules_fit`]), loaded, or `None` when none
 /// does. Loading checks the files as [`crate::Advisor::from_bytes`] does.
 pub fn fitting(rules: &engine::Rules) -> Result<Option<crate::Advisor>> {

@@ -72,4 +72,9 @@ fn the_fitting_shipped_model_follows_the_rules() {
     assert_eq!(rules_of("four-player"), None);
     assert_eq!(rules_of("tenhou-4p").as_deref(), Some("tenhou-4p"));
     assert_eq!(rules_of("tenhou-4p-east").as_deref(), Some("tenhou-4p"));
+    // Where none fits, every front-end says so in these words.
+    assert_eq!(
+        inference::shipped::none_fits("the rules four-player"),
+        "no shipped model fits the rules four-player (shipped: sanma, tenhou-sanma, tenhou-4p)"
+    );
 }

@@ -93,11 +93,8 @@ impl ShippedModels {
             Some(i) => i,
             None => {
                 let Some(advisor) = inference::shipped::fitting(rules)? else {
-                    bail!(
-                        "no shipped model fits the game's rules ({} players; shipped: {})",
-                        rules.players,
-                        inference::shipped::shipped_rules().join(", ")
-                    );
+                    let what = format!("the game's rules ({} players)", rules.players);
+                    bail!("{}", inference::shipped::none_fits(&what));
                 };
                 loaded.push(advisor);
                 loaded.len() - 1

@@ -85,10 +85,9 @@ impl PyAdvisor {
                 .detach(|| inference::shipped::fitting(&r))
                 .map_err(model_err)?
                 .ok_or_else(|| {
-                    ModelError::new_err(format!(
-                        "no shipped model fits the rules {name:?} (shipped: {})",
-                        inference::shipped::shipped_rules().join(", ")
-                    ))
+                    ModelError::new_err(inference::shipped::none_fits(&format!(
+                        "the rules {name:?}"
+                    )))
                 })?;
             return Ok(PyAdvisor { advisor });
         }

@@ -84,11 +84,10 @@ impl BotKind {
                     let loaded = inference::shipped::fitting(&obs.rules)
                         .map_err(|e| ModelError::new_err(format!("{e:#}")))?;
                     let Some(advisor) = loaded else {
+                        let what = format!("these rules ({} players)", obs.rules.players);
                         return Err(ModelError::new_err(format!(
-                            "no shipped model fits these rules ({} players; shipped: {}); \
-                             give Bot('policy', model_path=...)",
-                            obs.rules.players,
-                            inference::shipped::shipped_rules().join(", ")
+                            "{}; give Bot('policy', model_path=...)",
+                            inference::shipped::none_fits(&what)
                         )));
                     };
                     *slot = Some(advisor);

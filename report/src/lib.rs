@@ -492,6 +492,8 @@ fn draw_charts(report: &Report, out_dir: &Path) -> Result<Charts> {
             evals: &run.evals,
             training: &run.training,
             thresholds: (run.random_threshold, run.eff_threshold),
+            opponents: run.opponents(),
+            teacher: run.teacher_words(),
         },
     )?;
     let mut charts = Charts {

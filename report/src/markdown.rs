@@ -281,12 +281,13 @@ fn training_section(r: &Report, charts: &Charts, s: &mut String) {
         let _ = writeln!(s, "![training curve of the run]({c})\n");
         let _ = writeln!(
             s,
-            "Top: the evaluation win rates against two random bots (red) and two efficiency \
+            "Top: the evaluation win rates against {n} random bots (red) and {n} efficiency \
              bots (blue) by update, with the stop thresholds dashed. Below: policy entropy, \
              value loss, guidance loss and approximate KL, one per panel on its own axis. \
              Faint lines and points are the raw values, bold lines their exponential moving \
              average run forwards and then backwards, which does not lag (the legends give \
-             its time constant).\n"
+             its time constant).\n",
+            n = count(run.opponents())
         );
     } else {
         let _ = writeln!(
@@ -315,7 +316,8 @@ fn training_section(r: &Report, charts: &Charts, s: &mut String) {
     );
     let _ = writeln!(
         s,
-        "| update | training time | win rate vs 2 random | win rate vs 2 efficiency | points / hand vs 2 efficiency |"
+        "| update | training time | win rate vs {n} random | win rate vs {n} efficiency | points / hand vs {n} efficiency |",
+        n = run.opponents()
     );
     let _ = writeln!(s, "|---|---|---|---|---|");
     let step = run.evals.len().div_ceil(16).max(1);

@@ -87,6 +87,17 @@ fn number(row: &Value, key: &str) -> Option<f64> {
     row.get(key).and_then(Value::as_f64)
 }
 
+/// Whom a run's guidance imitates, in words, by the `--teacher` value (`eff`, `defend`,
+/// `search`, `value-scores`).
+pub fn teacher_in_words(teacher: &str) -> &'static str {
+    match teacher {
+        "eff" => "the efficiency bot",
+        "defend" => "the defending bot",
+        "search" => "the search's values",
+        _ => "the best value scores",
+    }
+}
+
 /// `[mean, low, high]` of a row's paired evaluation, when it has all three.
 fn paired_points(row: &Value) -> Option<[f64; 3]> {
     Some([
@@ -216,6 +227,20 @@ impl RunSummary {
         self.guidance.eq_ignore_ascii_case("on")
     }
 
+    /// The bots an evaluation seats beside the model: the run's players minus one (two
+    /// when the rules are not a known preset).
+    pub fn opponents(&self) -> u8 {
+        let rules = self.config.get("rules").and_then(|v| v.as_str());
+        rules
+            .and_then(engine::Rules::preset)
+            .map_or(2, |r| r.players.saturating_sub(1))
+    }
+
+    /// Whom the guidance imitated, in words ("the efficiency bot").
+    pub fn teacher_words(&self) -> &'static str {
+        teacher_in_words(&self.teacher)
+    }
+
     /// `guidance off`, or `guidance on, teacher T`.
     pub fn guidance_label(&self) -> String {
         if self.guided() {
@@ -293,6 +318,35 @@ mod tests {
         assert_eq!(s.guidance_label(), "guidance off");
         assert_eq!(s.eval_at(3).unwrap().paired_points, Some([0.2, -0.1, 0.5]));
         assert_eq!(s.eval_at(2).unwrap().paired_points, None);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_shipped_runs_name_their_opponents_and_teacher() {
+        // What the training curve's labels say: players − 1 bots, and the teacher.
+        let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../models");
+        let four = RunSummary::load(&models.join("tenhou-4p/run")).unwrap();
+        assert_eq!(
+            (four.opponents(), four.teacher_words()),
+            (3, "the defending bot")
+        );
+        let sanma = RunSummary::load(&models.join("run")).unwrap();
+        // The default model's run predates --teacher: it was guided by the value scores.
+        assert_eq!(
+            (sanma.opponents(), sanma.teacher_words()),
+            (2, "the best value scores")
+        );
+        // A config without rules evaluated against two bots (the default rules).
+        let dir = std::env::temp_dir().join(format!("run-summary-words-{}", std::process::id()));
+        write_run(
+            &dir,
+            r#"{"update":1,"samples":10,"hands":1,"elapsed_s":2.0}"#,
+        );
+        let old = RunSummary::load(&dir).unwrap();
+        assert_eq!(
+            (old.opponents(), old.teacher_words()),
+            (2, "the best value scores")
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 

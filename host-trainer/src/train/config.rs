@@ -240,6 +240,22 @@ pub struct TrainConfig {
     /// the win-rate target; 0 = points only).
     #[arg(long, default_value_t = 0.0)]
     pub win_bonus: f64,
+    /// Self-play plays whole games of the preset's length (every hand after the first
+    /// carries the scores, round, honba and riichi sticks of the hands before it), not
+    /// a fresh deal per hand. Trajectories stay one hand each.
+    #[arg(long)]
+    pub whole_games: bool,
+    /// With --whole-games: weight of the placement shaping added to each hand's reward,
+    /// W × (uma of the seat's rank after the hand − uma of its rank before it), the uma
+    /// in thousands of points (Tenhou's table, `arena::games::UmaTable`); summed over a
+    /// game it is W × the final rank's uma (see `train::selfplay`). 0 = points only.
+    #[arg(long, default_value_t = 0.0)]
+    pub placement_weight: f64,
+    /// Start a new run from the weights of this checkpoint (a run folder or its
+    /// checkpoint.bin; the model shape must match): fresh optimizer and progress, this
+    /// run's settings (fine-tuning, e.g. with --whole-games). Not with --resume.
+    #[arg(long, conflicts_with = "resume")]
+    pub init_from: Option<PathBuf>,
     /// Self-play table mix, weights per kind for each seat the learner does not hold:
     /// self (the current policy, also trained on), eff (the efficiency bot), past (the
     /// policy --past-lag pushes ago), defend (the defending bot); e.g.

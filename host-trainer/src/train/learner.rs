@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use engine::rng::Rng;
 use tch::Device;
 
@@ -53,6 +53,25 @@ impl Learner {
             adam.load_state(&ck.adam)?;
             progress = ck.progress.clone();
             progress.resumes += 1;
+        } else if let Some(path) = &cfg.init_from {
+            let file = if path.is_dir() {
+                path.join(super::folder::CHECKPOINT_FILE)
+            } else {
+                path.clone()
+            };
+            let ck = Checkpoint::load(&file)
+                .with_context(|| format!("--init-from {}", file.display()))?;
+            if ck.params.model != model {
+                bail!(
+                    "--init-from {}: its model {:?} differs from this run's {:?} (give the \
+                     same --layers, --d-model, --heads, --ff and --tokens, e.g. with --config \
+                     <its run>/config.json)",
+                    file.display(),
+                    ck.params.model,
+                    model
+                );
+            }
+            ck.params.load_into(&net.vs, net.net.encoding)?;
         }
         let oracle = if cfg.oracle_critic {
             let saved = checkpoint.and_then(|c| c.oracle.as_ref());

@@ -162,6 +162,12 @@ pub fn draw_curve(run_dir: &Path, rows: &[MetricsRow], cfg: &TrainConfig) -> Res
             evals: &evals,
             training: &training,
             thresholds: (cfg.win_rate_random, cfg.win_rate_eff),
+            opponents: engine::Rules::preset(&cfg.rules).map_or(2, |r| r.players - 1),
+            teacher: report::run_summary::teacher_in_words(
+                clap::ValueEnum::to_possible_value(&cfg.teacher)
+                    .as_ref()
+                    .map_or("", |v| v.get_name()),
+            ),
         },
     )
 }

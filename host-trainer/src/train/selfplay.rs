@@ -22,6 +22,18 @@
 //! A trajectory is one seat's decisions in one hand; its only reward comes at the end of
 //! the hand: the seat's point delta plus `win_bonus` if it won, divided by
 //! `reward_scale`.
+//!
+//! A table is a fresh deal per hand, or with `whole_games` a whole game of the rules'
+//! length, so that the policy also plays the South round, honba, carried riichi sticks
+//! and uneven scores it meets in real games. In whole games a hand's reward also carries
+//! the placement shaping `placement[rank after the hand] − placement[rank before it]`
+//! (`placement` = W × the uma by rank, in points): a potential-based shaping with the
+//! current rank's uma as the potential (after Ng, Harada & Russell, "Policy invariance
+//! under reward transformations", ICML 1999), so that over a game the hands' shaping
+//! sums to W × the final rank's uma minus a constant of the seat (the first dealer
+//! ranks first at the equal start, by Tenhou's tie-break). Each hand is still its own
+//! episode, so that no trajectory waits for the end of a game (and goes stale, see
+//! `max_staleness`): the shaping credits a hand with the change in standing it made.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
@@ -39,6 +51,7 @@ use super::model::{masked_logits, obs_tensor, ModelConfig, OwnedNet, ParamSnapsh
 use super::opponents::{OpponentMix, SeatKind};
 use super::oracle::hidden_features;
 use super::search_teacher::{SearchTeacher, SearchTeacherSetup};
+use arena::games::ranks;
 use arena::policy::{automatic, EncodedDecision};
 use engine::bots::{Agent, DefendBot, EfficiencyBot};
 
@@ -105,8 +118,14 @@ impl TrajectoryBatch {
 pub struct WorkerSetup {
     /// Worker index.
     pub id: u32,
-    /// The rules (`hands_per_game` is forced to 1: every hand is a fresh deal).
+    /// The rules (`hands_per_game` is forced to 1 unless `whole_games`: every hand is
+    /// then a fresh deal).
     pub rules: Rules,
+    /// Play whole games of the rules' length instead of a fresh deal per hand.
+    pub whole_games: bool,
+    /// The placement shaping's potential by rank (first to last), in points; zeros
+    /// when off (see the module docs).
+    pub placement: [f32; 4],
     /// Model shape.
     pub model: ModelConfig,
     /// Tables played at once.
@@ -169,6 +188,8 @@ pub struct WorkerLinks {
 
 struct Table {
     game: Game,
+    /// Ranks by seat when the hand in progress began (the placement shaping).
+    ranks_before: [u8; 4],
     traj: [Vec<Step>; 4],
     version: [u64; 4],
     kinds: [SeatKind; 4],
@@ -342,7 +363,9 @@ impl Worker {
     /// Waits for the first snapshot and deals the tables; `None` when stopped first.
     fn start(setup: WorkerSetup, links: &WorkerLinks) -> Result<Option<Worker>> {
         let mut rules = setup.rules;
-        rules.hands_per_game = 1;
+        if !setup.whole_games {
+            rules.hands_per_game = 1;
+        }
         let first = loop {
             if links.stop.load(Ordering::Relaxed) {
                 return Ok(None);
@@ -408,6 +431,7 @@ impl Worker {
             .map_err(|e| anyhow!("{e}"))?;
         let learner = (c % self.players as u64) as usize;
         Ok(Table {
+            ranks_before: ranks(&game.scores(), self.players),
             game,
             traj: Default::default(),
             version: [self.version; 4],
@@ -445,15 +469,19 @@ impl Worker {
         self.past_batch.clear();
         for ti in 0..self.tables.len() {
             loop {
-                if !matches!(self.tables[ti].game.phase(), Phase::Turn | Phase::Claim) {
-                    finish_hand(
-                        &mut self.tables[ti],
-                        self.players,
-                        &self.setup,
-                        &mut self.outgoing,
-                    );
+                let phase = self.tables[ti].game.phase();
+                if !matches!(phase, Phase::Turn | Phase::Claim) {
+                    let t = &mut self.tables[ti];
+                    finish_hand(t, self.players, &self.setup, &mut self.outgoing);
                     self.hands += 1;
-                    self.tables[ti] = self.new_table()?;
+                    if self.setup.whole_games && phase == Phase::HandOver {
+                        t.game
+                            .start_next_hand()
+                            .map_err(|e| anyhow!("worker {}: {e}", self.setup.id))?;
+                        t.ranks_before = ranks(&t.game.scores(), self.players);
+                    } else {
+                        self.tables[ti] = self.new_table()?;
+                    }
                     continue;
                 }
                 if self.play_automatic(ti)? {
@@ -617,13 +645,15 @@ fn finish_hand(t: &mut Table, players: usize, setup: &WorkerSetup, out: &mut Vec
     // stick costs its declarer 1 000 points that the deltas do not show.
     let deltas = t.game.hand_score_changes();
     let winners = result.map(|r| r.winners).unwrap_or([false; 4]);
+    let ranks_after = ranks(&t.game.scores(), players);
     for s in 0..players {
         let steps = std::mem::take(&mut t.traj[s]);
         if t.kinds[s] == SeatKind::Current && !steps.is_empty() {
+            let shaping = placement_shaping(t.ranks_before[s], ranks_after[s], setup);
             out.push(Trajectory {
                 param_version: t.version[s],
                 steps,
-                reward: hand_reward(deltas[s], winners[s], setup),
+                reward: hand_reward(deltas[s], winners[s], setup) + shaping / setup.reward_scale,
             });
         }
     }
@@ -634,4 +664,17 @@ fn finish_hand(t: &mut Table, players: usize, setup: &WorkerSetup, out: &mut Vec
 pub fn hand_reward(delta: i32, won: bool, setup: &WorkerSetup) -> f32 {
     let bonus = if won { setup.win_bonus } else { 0.0 };
     (delta as f32 + bonus) / setup.reward_scale
+}
+
+/// The placement shaping of a hand, in points: the potential of the rank after it minus
+/// that of the rank before it (0 without whole games, whose `placement` is zeros).
+pub fn placement_shaping(rank_before: u8, rank_after: u8, setup: &WorkerSetup) -> f32 {
+    let potential = |rank: u8| {
+        setup
+            .placement
+            .get(usize::from(rank).wrapping_sub(1))
+            .copied()
+            .unwrap_or(0.0)
+    };
+    potential(rank_after) - potential(rank_before)
 }

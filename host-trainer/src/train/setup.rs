@@ -53,6 +53,12 @@ pub(super) fn check_settings(cfg: &TrainConfig) -> Result<()> {
     if !cfg.win_bonus.is_finite() {
         bail!("--win-bonus must be a finite number");
     }
+    if !(cfg.placement_weight.is_finite() && cfg.placement_weight >= 0.0) {
+        bail!("--placement-weight must be a non-negative number");
+    }
+    if cfg.placement_weight > 0.0 && !cfg.whole_games {
+        bail!("--placement-weight needs --whole-games (a fresh deal per hand has no placement)");
+    }
     if !(cfg.target_kl.is_finite() && cfg.target_kl >= 0.0) {
         bail!("--target-kl must be a non-negative number (0 = off)");
     }

@@ -39,6 +39,8 @@ pub fn worker_setup(
     WorkerSetup {
         id,
         rules,
+        whole_games: cfg.whole_games,
+        placement: placement_potential(cfg, &rules),
         model,
         tables: cfg.tables,
         seed,
@@ -61,6 +63,16 @@ pub fn worker_setup(
             },
         ),
     }
+}
+
+/// The placement shaping's potential by rank, in points: `--placement-weight` × the uma
+/// of the rules' table (in thousands of points under the riichi rules); zeros when off.
+fn placement_potential(cfg: &TrainConfig, rules: &Rules) -> [f32; 4] {
+    if !cfg.whole_games || cfg.placement_weight == 0.0 {
+        return [0.0; 4];
+    }
+    let uma = arena::games::UmaTable::for_rules(rules).uma;
+    uma.map(|u| (cfg.placement_weight * u * cfg.points_unit()) as f32)
 }
 
 /// The running workers and their channels.

@@ -61,6 +61,8 @@ fn the_curve_has_a_title_axis_descriptions_and_a_legend() {
             evals: &e,
             training: &t,
             thresholds: (0.45, 0.30),
+            opponents: 2,
+            teacher: "the efficiency bot",
         };
         paint_curve(&root, &input).unwrap();
         root.present().unwrap();
@@ -149,6 +151,8 @@ fn the_guidance_chart_rejects_empty_runs_clearly() {
             evals: &[],
             training: &[],
             thresholds: (0.4, 0.3),
+            opponents: 2,
+            teacher: "the efficiency bot",
         },
     )
     .unwrap_err();
@@ -179,6 +183,8 @@ fn the_shipped_runs_draw_as_png_files() {
             evals: &on.evals,
             training: &on.training,
             thresholds: (on.random_threshold, on.eff_threshold),
+            opponents: on.opponents(),
+            teacher: on.teacher_words(),
         },
     )
     .unwrap();

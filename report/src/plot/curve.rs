@@ -1,5 +1,5 @@
-//! `curve.png`: one training run. Top: the evaluation win rates against two random bots
-//! and against two efficiency bots, with the stop thresholds dashed. Below: entropy,
+//! `curve.png`: one training run. Top: the evaluation win rates against random bots
+//! and against efficiency bots (two in sanma, three in four-player), with the stop thresholds dashed. Below: entropy,
 //! value loss, guidance loss and approximate KL, each on its own axis (not rescaled: a
 //! reader can read the values off the ticks).
 
@@ -39,6 +39,10 @@ pub struct CurveInput<'a> {
     pub training: &'a [TrainPoint],
     /// Stop thresholds: against random bots, against efficiency bots.
     pub thresholds: (f64, f64),
+    /// Bots beside the model in an evaluation (the players minus one).
+    pub opponents: u8,
+    /// Whom the guidance imitated, in words ("the efficiency bot").
+    pub teacher: &'a str,
 }
 
 /// Draws `input` into the PNG `path` ([`CURVE_SIZE`]).
@@ -109,14 +113,14 @@ fn paint_win_rates<DB: DrawingBackend>(
     };
     let lines = vec![
         smoothed_line(
-            "vs 2 random bots",
+            &format!("vs {} random bots", input.opponents),
             RANDOM_COLOR,
             win(&|e| Some(e.random_win_rate)),
             tau,
             true,
         ),
         smoothed_line(
-            "vs 2 efficiency bots",
+            &format!("vs {} efficiency bots", input.opponents),
             EFF_COLOR,
             win(&|e| e.eff_win_rate),
             tau,
@@ -164,6 +168,7 @@ fn paint_diagnostics<DB: DrawingBackend>(
     // Per-update diagnostics are denser and noisier, but change fast early on.
     let diag_tau = x.end / 100.0;
     type Pick = fn(&TrainPoint) -> f64;
+    let guidance = format!("Guidance loss (cross-entropy to {})", input.teacher);
     let diagnostics: [(&str, &str, RGBColor, Pick); 4] = [
         (
             "Policy entropy",
@@ -178,7 +183,7 @@ fn paint_diagnostics<DB: DrawingBackend>(
             |t| t.value_loss,
         ),
         (
-            "Guidance loss (cross-entropy to the efficiency bot)",
+            &guidance,
             "cross-entropy (nats)",
             RGBColor(255, 127, 14),
             |t| t.guidance_loss,
