@@ -188,8 +188,6 @@ pub struct WorkerLinks {
 
 struct Table {
     game: Game,
-    /// Ranks by seat when the hand in progress began (the placement shaping).
-    ranks_before: [u8; 4],
     traj: [Vec<Step>; 4],
     version: [u64; 4],
     kinds: [SeatKind; 4],
@@ -431,7 +429,6 @@ impl Worker {
             .map_err(|e| anyhow!("{e}"))?;
         let learner = (c % self.players as u64) as usize;
         Ok(Table {
-            ranks_before: ranks(&game.scores(), self.players),
             game,
             traj: Default::default(),
             version: [self.version; 4],
@@ -478,7 +475,6 @@ impl Worker {
                         t.game
                             .start_next_hand()
                             .map_err(|e| anyhow!("worker {}: {e}", self.setup.id))?;
-                        t.ranks_before = ranks(&t.game.scores(), self.players);
                     } else {
                         self.tables[ti] = self.new_table()?;
                     }
@@ -645,11 +641,14 @@ fn finish_hand(t: &mut Table, players: usize, setup: &WorkerSetup, out: &mut Vec
     // stick costs its declarer 1 000 points that the deltas do not show.
     let deltas = t.game.hand_score_changes();
     let winners = result.map(|r| r.winners).unwrap_or([false; 4]);
-    let ranks_after = ranks(&t.game.scores(), players);
+    let scores = t.game.scores();
+    let ranks_after = ranks(&scores, players);
+    // The scores the hand began with are today's less its changes.
+    let ranks_before = ranks(&core::array::from_fn(|s| scores[s] - deltas[s]), players);
     for s in 0..players {
         let steps = std::mem::take(&mut t.traj[s]);
         if t.kinds[s] == SeatKind::Current && !steps.is_empty() {
-            let shaping = placement_shaping(t.ranks_before[s], ranks_after[s], setup);
+            let shaping = placement_shaping(ranks_before[s], ranks_after[s], setup);
             out.push(Trajectory {
                 param_version: t.version[s],
                 steps,
